@@ -1,0 +1,339 @@
+"""Configuration: frozen dataclasses with the c0 defaults (SPEC §6) and named profiles.
+
+* ``MemlabConfig`` groups ``IndexConfig``, ``SearchConfig``, ``WatcherConfig`` and
+  ``DreamConfig``. Every class is frozen and hashable, so a configuration can be a
+  dictionary key in a sweep.
+* ``from_dict`` builds any of them from plain data and rejects unknown keys with a
+  did-you-mean message; ``with_overrides`` applies dotted paths
+  (``"mmr.lambda"``, ``"source_weights.session"``) — the grid-file syntax of sweeps.
+* Profiles: ``grok-c0`` (default, the seed) and ``grok-2026-08`` (the later release).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import math
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeVar, Union
+
+from memlab.errors import ConfigError, did_you_mean, unknown_name
+
+T = TypeVar("T")
+
+TOKENIZERS = ("unicode61", "porter", "trigram")
+CREATED_AT_RULES = ("insert", "filename-date")
+DREAM_MEMORY_SOURCES = ("dream", "workspace")
+# Python attribute names that differ from the public key (``lambda`` is reserved).
+_KEY_ALIASES = {"lambda": "lambda_"}
+_PUBLIC_KEYS = {v: k for k, v in _KEY_ALIASES.items()}
+
+
+@dataclass(frozen=True)
+class ChunkingConfig:
+    """SPEC §2.1: sizes in UTF-8 bytes, overlap in characters."""
+
+    max_bytes: int = 1600
+    overlap_chars: int = 320
+
+    def __post_init__(self) -> None:
+        _check(self.max_bytes >= 1, "chunking.max_bytes must be >= 1")
+        _check(self.overlap_chars >= 0, "chunking.overlap_chars must be >= 0")
+
+
+@dataclass(frozen=True)
+class IndexConfig:
+    """Properties of an index: fixed when the index is created."""
+
+    tokenizer: str = "unicode61"
+    chunking: ChunkingConfig = field(default_factory=ChunkingConfig)
+    # Files larger than this are skipped with a warning (c0 has no limit).
+    max_file_bytes: int = 10 * 1024 * 1024
+    # "insert": age from the first insertion of the chunk row (c0);
+    # "filename-date": the OpenClaw rule (YYYY-MM-DD in the file name, else mtime).
+    created_at_rule: str = "insert"
+
+    def __post_init__(self) -> None:
+        if self.tokenizer not in TOKENIZERS:
+            raise ConfigError(unknown_name("tokenizer", self.tokenizer, TOKENIZERS))
+        if self.created_at_rule not in CREATED_AT_RULES:
+            raise ConfigError(unknown_name("created_at_rule", self.created_at_rule, CREATED_AT_RULES))
+        _check(self.max_file_bytes >= 1, "max_file_bytes must be >= 1")
+
+
+@dataclass(frozen=True)
+class MmrConfig:
+    """SPEC §5: ``MmrConfig::default()`` = disabled, λ 0.7 (λ clamped to [0, 1] when used)."""
+
+    enabled: bool = False
+    lambda_: float = 0.7
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """Everything that shapes one search (SPEC §4–§5, §6)."""
+
+    max_results: int = 6
+    min_score: float = 0.35
+    vector_weight: float = 0.7
+    text_weight: float = 0.3
+    temporal_decay: bool = True
+    half_life_days: float | None = 7.0
+    # Legacy: used only when temporal_decay is off; half-life = -1 / log2(r).
+    recency_decay: float | None = 0.95
+    source_weights: Mapping[str, float] = field(default_factory=dict)
+    mmr: MmrConfig = field(default_factory=MmrConfig)
+    strategy: str = "grok"
+    candidate_multiplier: int = 3
+    evergreen_supplement: bool = True
+    # Use the vector path when an embedder and sqlite-vec are available.
+    vectors: bool = True
+
+    def __post_init__(self) -> None:
+        _check(self.max_results >= 1, "max_results must be >= 1")
+        _check(self.candidate_multiplier >= 1, "candidate_multiplier must be >= 1")
+        for name in ("min_score", "vector_weight", "text_weight"):
+            value = getattr(self, name)
+            _check(math.isfinite(value), f"{name} must be a finite number, got {value!r}")
+        # Freeze the mapping (sorted pairs) so the config stays hashable.
+        weights = dict(self.source_weights)
+        for key, value in weights.items():
+            _check(
+                isinstance(value, (int, float)) and math.isfinite(value) and value >= 0,
+                f"source_weights.{key} must be a finite number >= 0, got {value!r}",
+            )
+        object.__setattr__(self, "source_weights", _FrozenWeights(sorted(weights.items())))
+
+    def effective_half_life(self) -> float | None:
+        """Half-life in days actually applied, or None for no decay."""
+        if self.temporal_decay:
+            return self.half_life_days
+        r = self.recency_decay
+        if r is None or not (0.0 < r < 1.0):
+            return None
+        return -1.0 / math.log2(r)
+
+    def source_weight(self, source: str) -> float:
+        return float(self.source_weights.get(source, 1.0))
+
+
+class _FrozenWeights(dict):  # type: ignore[type-arg]
+    """A read-only, hashable dict for source weights."""
+
+    def __init__(self, items: Any = ()) -> None:
+        super().__init__(items)
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(tuple(sorted(self.items())))
+
+    def _readonly(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("source_weights is read-only; use with_overrides()")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _readonly  # type: ignore[assignment]
+
+
+@dataclass(frozen=True)
+class WatcherConfig:
+    """SPEC §3: file watcher and the reindex claim."""
+
+    enabled: bool = True
+    claim_stale_secs: float = 60.0
+
+
+@dataclass(frozen=True)
+class DreamConfig:
+    """SPEC §7 (gates, input caps, lock) plus memlab's opt-in improvements."""
+
+    enabled: bool = True
+    min_hours: float = 4.0
+    min_sessions: int = 3
+    stale_lock_secs: float = 3600.0
+    check_interval_secs: float | None = None
+    max_existing_bytes: int = 16_000
+    max_input_bytes: int = 32_000
+    max_response_chars: int = 16_000
+    active_grace_secs: float = 300.0
+    model_timeout_secs: float = 1800.0
+    # c0 reindexes the new MEMORY.md with source "dream" (decays); "workspace" fixes it.
+    memory_source: str = "dream"
+    # c0 overwrites MEMORY.md in place; True writes a temp file and renames it.
+    atomic_write: bool = False
+
+    def __post_init__(self) -> None:
+        if self.memory_source not in DREAM_MEMORY_SOURCES:
+            raise ConfigError(unknown_name("memory_source", self.memory_source, DREAM_MEMORY_SOURCES))
+        _check(self.min_sessions >= 0, "dream.min_sessions must be >= 0")
+        _check(self.min_hours >= 0, "dream.min_hours must be >= 0")
+
+    def periodic_interval(self) -> float | None:
+        """The periodic check interval, or None (SPEC §7.2: None and 0 mean no timer)."""
+        if self.enabled and self.check_interval_secs and self.check_interval_secs > 0:
+            return float(self.check_interval_secs)
+        return None
+
+
+@dataclass(frozen=True)
+class MemlabConfig:
+    """A complete configuration; ``profile`` records where it started from."""
+
+    profile: str = "grok-c0"
+    index: IndexConfig = field(default_factory=IndexConfig)
+    search: SearchConfig = field(default_factory=SearchConfig)
+    watcher: WatcherConfig = field(default_factory=WatcherConfig)
+    dream: DreamConfig = field(default_factory=DreamConfig)
+
+
+def _check(ok: bool, message: str) -> None:
+    if not ok:
+        raise ConfigError(message)
+
+
+# --------------------------------------------------------------------------- profiles
+
+PROFILES: dict[str, MemlabConfig] = {
+    "grok-c0": MemlabConfig(),
+    "grok-2026-08": MemlabConfig(
+        profile="grok-2026-08",
+        search=SearchConfig(min_score=0.7, half_life_days=30.0, mmr=MmrConfig(enabled=True)),
+        dream=DreamConfig(min_hours=24.0, min_sessions=5, check_interval_secs=3600.0),
+    ),
+}
+DEFAULT_PROFILE = "grok-c0"
+
+
+def profile(name: str = DEFAULT_PROFILE) -> MemlabConfig:
+    """The named profile; an unknown name lists the valid ones."""
+    try:
+        return PROFILES[name]
+    except KeyError:
+        raise ConfigError(unknown_name("profile", name, PROFILES)) from None
+
+
+# ------------------------------------------------------------------ dict conversion
+
+
+def to_dict(obj: Any) -> Any:
+    """Plain, JSON-ready data for a config object (public key names)."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {
+            _PUBLIC_KEYS.get(f.name, f.name): to_dict(getattr(obj, f.name))
+            for f in dataclasses.fields(obj)
+        }
+    if isinstance(obj, Mapping):
+        return {str(k): to_dict(v) for k, v in obj.items()}
+    return obj
+
+
+def config_hash(obj: Any) -> str:
+    """A stable short hash of a config object (for manifests and result files)."""
+    blob = json.dumps(to_dict(obj), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def from_dict(cls: type[T], data: Mapping[str, Any], *, where: str = "") -> T:
+    """Build dataclass ``cls`` from ``data``; unknown keys raise ConfigError."""
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"{where or cls.__name__}: expected a mapping, got {type(data).__name__}")
+    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    hints = typing.get_type_hints(cls)
+    kwargs: dict[str, Any] = {}
+    for key, value in data.items():
+        attr = _KEY_ALIASES.get(key, key)
+        path = f"{where}.{key}" if where else key
+        if attr not in fields:
+            public = [_PUBLIC_KEYS.get(n, n) for n in fields]
+            raise ConfigError(f"unknown configuration key '{path}';{did_you_mean(key, public)}"
+                              f" valid keys here: {', '.join(public)}")
+        kwargs[attr] = _coerce(hints[attr], value, path)
+    return cls(**kwargs)
+
+
+def with_overrides(obj: T, overrides: Mapping[str, Any]) -> T:
+    """Return a copy of ``obj`` with dotted-path overrides applied.
+
+    ``with_overrides(search, {"mmr.lambda": 0.5, "source_weights.session": 0.8})``.
+    """
+    nested: dict[str, Any] = {}
+    for dotted, value in overrides.items():
+        node = nested
+        parts = dotted.split(".")
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+            if not isinstance(node, dict):
+                raise ConfigError(f"configuration path '{dotted}' conflicts with another override")
+        node[parts[-1]] = value
+    return _merge(obj, nested, "")
+
+
+def _merge(obj: Any, changes: Mapping[str, Any], where: str) -> Any:
+    cls = type(obj)
+    fields = {f.name for f in dataclasses.fields(cls)}
+    hints = typing.get_type_hints(cls)
+    kwargs: dict[str, Any] = {}
+    for key, value in changes.items():
+        attr = _KEY_ALIASES.get(key, key)
+        path = f"{where}.{key}" if where else key
+        if attr not in fields:
+            public = [_PUBLIC_KEYS.get(n, n) for n in fields]
+            raise ConfigError(f"unknown configuration key '{path}';{did_you_mean(key, public)}"
+                              f" valid keys here: {', '.join(public)}")
+        current = getattr(obj, attr)
+        if isinstance(value, Mapping) and dataclasses.is_dataclass(current):
+            kwargs[attr] = _merge(current, value, path)
+        elif isinstance(value, Mapping) and isinstance(current, Mapping):
+            merged = dict(current)
+            merged.update(value)
+            kwargs[attr] = _coerce(hints[attr], merged, path)
+        else:
+            kwargs[attr] = _coerce(hints[attr], value, path)
+    return dataclasses.replace(obj, **kwargs)
+
+
+def _coerce(hint: Any, value: Any, path: str) -> Any:
+    """Check ``value`` against a type hint, converting where it is lossless."""
+    origin = typing.get_origin(hint)
+    if origin in (Union, types.UnionType):
+        args = typing.get_args(hint)
+        if value is None and type(None) in args:
+            return None
+        errors = []
+        for arg in args:
+            if arg is type(None):
+                continue
+            try:
+                return _coerce(arg, value, path)
+            except ConfigError as exc:
+                errors.append(str(exc))
+        raise ConfigError(errors[0] if errors else f"{path}: invalid value {value!r}")
+    if dataclasses.is_dataclass(hint):
+        if dataclasses.is_dataclass(value):
+            return value
+        return from_dict(hint, value, where=path)  # type: ignore[arg-type]
+    if origin is not None and issubclass(origin, Mapping):
+        if not isinstance(value, Mapping):
+            raise ConfigError(f"{path}: expected a mapping, got {value!r}")
+        _, vtype = typing.get_args(hint)
+        return {str(k): _coerce(vtype, v, f"{path}.{k}") for k, v in value.items()}
+    if hint is bool:
+        if isinstance(value, bool):
+            return value
+        raise ConfigError(f"{path}: expected true or false, got {value!r}")
+    if hint is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        raise ConfigError(f"{path}: expected an integer, got {value!r}")
+    if hint is float:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+        raise ConfigError(f"{path}: expected a number, got {value!r}")
+    if hint is str:
+        if isinstance(value, str):
+            return value
+        raise ConfigError(f"{path}: expected a string, got {value!r}")
+    return value

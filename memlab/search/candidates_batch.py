@@ -1,0 +1,196 @@
+"""Candidate features as flat arrays: the one input of the scoring core.
+
+A ``CandidateBatch`` holds the candidates of one or many queries, concatenated
+query by query (``offsets`` delimits each query's rows). Candidates are
+gathered once at some candidate limit ``limit``; any smaller limit is a
+*prefix* of it (positions in the FTS list, the evergreen supplement and the
+KNN list are kept), so the scoring core can rescore a batch for any
+configuration that needs at most ``limit`` candidates, without SQL. This is
+what makes sweeps fast and exact (DESIGN invariants 1 and 2).
+
+Absent signals: ``fts_rank``/``distance`` are NaN and the positions are
+``ABSENT`` when a chunk is not in that list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from memlab.search.content import is_content_free
+from memlab.search.keywords import tokenize
+
+ABSENT = np.iinfo(np.int64).max
+EVERGREEN_SOURCES = ("global", "workspace")
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class CandidateRow:
+    """One candidate as gathered from the index (before scoring)."""
+
+    chunk_id: str
+    path: str
+    start_line: int
+    end_line: int
+    text: str
+    source: str
+    created_at: float
+    access_count: int
+    fts_rank: float = float("nan")
+    fts_pos: int = ABSENT
+    supp_pos: int = ABSENT
+    distance: float = float("nan")
+    vec_pos: int = ABSENT
+
+
+@dataclass
+class QueryCandidates:
+    """The candidates of one query plus what happened while gathering them."""
+
+    query_id: str
+    query: str
+    limit: int
+    rows: list[CandidateRow]
+    degraded: bool = False
+    reasons: list[str] = field(default_factory=list)
+    vector_used: bool = False
+
+
+def snippet_tokens(text: str) -> frozenset[str]:
+    """MMR tokens of a snippet (SPEC §5): lowercase, split, no empties, as a set."""
+    return frozenset(tokenize(text))
+
+
+@dataclass
+class CandidateBatch:
+    """Flat candidate arrays for many queries (rows grouped by query)."""
+
+    query_ids: list[str]
+    queries: list[str]
+    offsets: IntArray  # len(query_ids) + 1
+    limit: int
+    chunk_id: npt.NDArray[Any]
+    path: npt.NDArray[Any]
+    start_line: IntArray
+    end_line: IntArray
+    text: npt.NDArray[Any]
+    source: npt.NDArray[Any]
+    created_at: FloatArray
+    access_count: FloatArray
+    fts_rank: FloatArray
+    fts_pos: IntArray
+    supp_pos: IntArray
+    distance: FloatArray
+    vec_pos: IntArray
+    content_free: BoolArray
+    tokens: list[frozenset[str]]
+    degraded: list[bool]
+    reasons: list[list[str]]
+    vector_used: list[bool]
+    _cache: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.chunk_id)
+
+    @property
+    def n_queries(self) -> int:
+        return len(self.query_ids)
+
+    @property
+    def segment(self) -> IntArray:
+        """Query index of every row."""
+        if "segment" not in self._cache:
+            counts = np.diff(self.offsets)
+            self._cache["segment"] = np.repeat(np.arange(self.n_queries), counts)
+        return self._cache["segment"]  # type: ignore[no-any-return]
+
+    @property
+    def evergreen(self) -> BoolArray:
+        if "evergreen" not in self._cache:
+            self._cache["evergreen"] = np.isin(self.source, EVERGREEN_SOURCES)
+        return self._cache["evergreen"]  # type: ignore[no-any-return]
+
+    @property
+    def id_order(self) -> IntArray:
+        """Ordinal of each chunk id in sorted order: the documented tie-break key."""
+        if "id_order" not in self._cache:
+            _, inverse = np.unique(self.chunk_id.astype(str), return_inverse=True)
+            self._cache["id_order"] = inverse.astype(np.int64)
+        return self._cache["id_order"]  # type: ignore[no-any-return]
+
+    def jaccard(self, rows: IntArray) -> FloatArray:
+        """Pairwise Jaccard similarity of the snippets of ``rows`` (SPEC §5)."""
+        return jaccard_matrix([self.tokens[i] for i in rows])
+
+    def rows_of(self, q: int) -> slice:
+        return slice(int(self.offsets[q]), int(self.offsets[q + 1]))
+
+
+def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    """Both empty → 1; one empty → 0; else |A∩B| / |A∪B|."""
+    if not a and not b:
+        return 1.0
+    if not a or not b:
+        return 0.0
+    return len(a & b) / len(a | b)
+
+
+def jaccard_matrix(token_sets: Sequence[frozenset[str]]) -> FloatArray:
+    n = len(token_sets)
+    out = np.ones((n, n), dtype=np.float64)
+    for i in range(n):
+        for j in range(i + 1, n):
+            out[i, j] = out[j, i] = jaccard(token_sets[i], token_sets[j])
+    return out
+
+
+def build_batch(
+    items: Sequence[QueryCandidates], content_free: Any = None
+) -> CandidateBatch:
+    """Concatenate per-query candidates into one batch.
+
+    ``content_free`` is the predicate ``(text, source) -> bool`` of the scoring
+    core; it is evaluated once here because it depends on the text only.
+    """
+    predicate = content_free or is_content_free
+    limits = {it.limit for it in items}
+    limit = min(limits) if limits else 0
+    rows = [r for it in items for r in it.rows]
+    counts = [len(it.rows) for it in items]
+    offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+
+    def arr(name: str, dtype: Any) -> Any:
+        return np.array([getattr(r, name) for r in rows], dtype=dtype)
+
+    return CandidateBatch(
+        query_ids=[it.query_id for it in items],
+        queries=[it.query for it in items],
+        offsets=offsets,
+        limit=limit,
+        chunk_id=arr("chunk_id", object),
+        path=arr("path", object),
+        start_line=arr("start_line", np.int64),
+        end_line=arr("end_line", np.int64),
+        text=arr("text", object),
+        source=arr("source", object),
+        created_at=arr("created_at", np.float64),
+        access_count=arr("access_count", np.float64),
+        fts_rank=arr("fts_rank", np.float64),
+        fts_pos=arr("fts_pos", np.int64),
+        supp_pos=arr("supp_pos", np.int64),
+        distance=arr("distance", np.float64),
+        vec_pos=arr("vec_pos", np.int64),
+        content_free=np.array([bool(predicate(r.text, r.source)) for r in rows], dtype=bool),
+        tokens=[snippet_tokens(r.text) for r in rows],
+        degraded=[it.degraded for it in items],
+        reasons=[list(it.reasons) for it in items],
+        vector_used=[it.vector_used for it in items],
+    )

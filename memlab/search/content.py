@@ -1,0 +1,41 @@
+"""The content-free filter (SPEC §4.3 step 1). Pure.
+
+A chunk is content-free when, after removing ``<!-- … -->`` comments (an
+unterminated ``<!--`` drops the rest of the text), every non-blank line is an
+ATX heading (block quotes count as content); or when its source is evergreen,
+its trimmed text is under 500 bytes and it contains a Dream scaffold marker.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memlab.store.chunker import heading_level
+
+SCAFFOLD_MARKERS = (
+    "Auto-populated by dream consolidation",
+    "Add project-specific knowledge here",
+    "Add any cross-project preferences here",
+)
+_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+
+
+def strip_comments(text: str) -> str:
+    """Remove HTML comments; an unterminated ``<!--`` removes everything after it."""
+    text = _COMMENT.sub("", text)
+    start = text.find("<!--")
+    return text if start < 0 else text[:start]
+
+
+def is_scaffold(text: str) -> bool:
+    """A short text holding a Dream/memory scaffold marker."""
+    trimmed = text.strip()
+    return len(trimmed.encode("utf-8")) < 500 and any(m in trimmed for m in SCAFFOLD_MARKERS)
+
+
+def is_content_free(text: str, source: str) -> bool:
+    """True if the chunk carries no content worth returning (SPEC §4.3 step 1)."""
+    lines = [ln for ln in strip_comments(text).split("\n") if ln.strip()]
+    if all(heading_level(ln) for ln in lines):
+        return True
+    return source in ("global", "workspace") and is_scaffold(text)

@@ -1,0 +1,161 @@
+"""``rank_batch``: the one scoring core, from candidate arrays to ranked hits.
+
+Stages (SPEC §4.2–§5), every one vectorised over all queries of the batch:
+
+1. select the rows in play at the strategy's candidate limit (prefix of the batch);
+2. normalise and merge (the strategy);
+3. content-free filter, decay, source weight, access boost → ``raw``;
+   ``display = clamp(raw, 0, 1)``; keep iff ``display ≥ min_score``;
+4. sort by ``raw`` descending; **ties by chunk id ascending** (c0 iterates a hash
+   map, so its tie order is arbitrary; memlab's is deterministic and documented);
+5. optional MMR with relevance = ``raw``; 6. truncate to ``max_results``.
+
+The live search and the sweep engine both call this function.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from memlab.config import SearchConfig
+from memlab.errors import ConfigError
+from memlab.search.candidates_batch import BoolArray, CandidateBatch, FloatArray, IntArray
+from memlab.search.mmr import clamp_lambda, mmr_order
+from memlab.search.scoring import (
+    StageInput,
+    access_boost,
+    decay_factor,
+    get_strategy,
+    segment_positions,
+    source_weights,
+)
+
+
+@dataclass
+class RankedBatch:
+    """Every stage's value for every row, plus the final order per query."""
+
+    batch: CandidateBatch
+    config: SearchConfig
+    in_set: BoolArray
+    in_fts: BoolArray
+    in_vec: BoolArray
+    fts: FloatArray
+    vec: FloatArray
+    merged: FloatArray
+    decay: FloatArray
+    weight: FloatArray
+    boost: FloatArray
+    raw: FloatArray
+    display: FloatArray
+    kept: BoolArray
+    mmr_position: IntArray  # 1-based position after MMR (0 = MMR not applied / not kept)
+    final_rank: IntArray  # 1-based rank among returned hits, 0 = not returned
+
+    def hits(self, q: int) -> IntArray:
+        """Row indices of query ``q``'s returned hits, best first."""
+        rows = np.arange(self.batch.offsets[q], self.batch.offsets[q + 1])
+        rows = rows[self.final_rank[rows] > 0]
+        return rows[np.argsort(self.final_rank[rows], kind="stable")]
+
+
+def _now_rows(now: float | FloatArray, batch: CandidateBatch) -> FloatArray:
+    arr = np.asarray(now, dtype=np.float64)
+    if arr.ndim == 0:
+        return np.full(len(batch), float(arr))
+    if len(arr) != batch.n_queries:
+        raise ValueError(f"now has {len(arr)} values for {batch.n_queries} queries")
+    return arr[batch.segment]
+
+
+def rank_batch(
+    batch: CandidateBatch, config: SearchConfig, now: float | FloatArray
+) -> RankedBatch:
+    """Score and rank every query of ``batch`` under ``config`` at time ``now``.
+
+    ``now`` is one unix time for all queries or one per query.
+    """
+    strategy = get_strategy(config.strategy)
+    limit = strategy.candidate_limit(config)
+    if limit > batch.limit:
+        raise ConfigError(
+            f"this configuration needs {limit} candidates per query but they were gathered "
+            f"at {batch.limit}; gather at the widest limit any configuration needs"
+        )
+    seg = batch.segment
+    has_rank = ~np.isnan(batch.fts_rank)
+    in_supp = (batch.supp_pos < limit) if config.evergreen_supplement else np.zeros(len(batch), bool)
+    in_fts = has_rank & ((batch.fts_pos < limit) | in_supp)
+    vectors_active = np.array(batch.vector_used, dtype=bool) & config.vectors
+    in_vec = (~np.isnan(batch.distance)) & (batch.vec_pos < limit) & vectors_active[seg]
+    in_set = in_fts | in_vec
+
+    signals = strategy.score(
+        StageInput(
+            rank=batch.fts_rank,
+            distance=batch.distance,
+            in_fts=in_fts,
+            in_vec=in_vec,
+            fts_pos=batch.fts_pos,
+            supp_pos=batch.supp_pos,
+            vec_pos=batch.vec_pos,
+            segment=seg,
+            n_queries=batch.n_queries,
+            limit=limit,
+            vectors_active=vectors_active,
+        ),
+        config,
+    )
+    decay = decay_factor(batch.created_at, _now_rows(now, batch), config.effective_half_life(),
+                         batch.evergreen)
+    weight = source_weights(batch.source, config)
+    boost = access_boost(batch.access_count)
+    raw = signals.merged * decay * weight * boost
+    display = np.clip(raw, 0.0, 1.0)
+    kept = in_set & ~batch.content_free & (display >= config.min_score)
+
+    idx = np.flatnonzero(kept)
+    order = idx[np.lexsort((batch.id_order[idx], -raw[idx], seg[idx]))]
+    mmr_position = np.zeros(len(batch), dtype=np.int64)
+    lam = clamp_lambda(config.mmr.lambda_)
+    if config.mmr.enabled and lam < 1.0 and len(order):
+        order = _apply_mmr(batch, order, raw, lam, mmr_position)
+    final_rank = np.zeros(len(batch), dtype=np.int64)
+    if len(order):
+        pos = segment_positions(np.arange(len(order)), seg[order])
+        chosen = pos < config.max_results
+        final_rank[order[chosen]] = pos[chosen] + 1
+    return RankedBatch(batch, config, in_set, in_fts, in_vec, signals.fts, signals.vec,
+                       signals.merged, decay, weight, boost, raw, display, kept,
+                       mmr_position, final_rank)
+
+
+def _apply_mmr(
+    batch: CandidateBatch, order: IntArray, raw: FloatArray, lam: float, position: IntArray
+) -> IntArray:
+    """Rerank each query's kept rows (given in sorted order) with MMR."""
+    seg = batch.segment[order]
+    bounds = np.r_[0, np.flatnonzero(np.diff(seg)) + 1, len(order)]
+    out = order.copy()
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        rows = order[a:b]
+        if len(rows) <= 1:
+            continue
+        q = int(seg[a])
+        perm = mmr_order(raw[rows], _segment_jaccard(batch, q, rows), lam)
+        out[a:b] = rows[perm]
+        position[out[a:b]] = np.arange(1, len(rows) + 1)
+    return out
+
+
+def _segment_jaccard(batch: CandidateBatch, q: int, rows: IntArray) -> FloatArray:
+    """Jaccard among ``rows`` of query ``q``, from a per-query matrix cached on the batch."""
+    key = f"jaccard:{q}"
+    start = int(batch.offsets[q])
+    if key not in batch._cache:
+        batch._cache[key] = batch.jaccard(np.arange(start, int(batch.offsets[q + 1])))
+    local = rows - start
+    matrix: FloatArray = batch._cache[key][np.ix_(local, local)]
+    return matrix

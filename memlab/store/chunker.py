@@ -1,0 +1,130 @@
+"""Markdown chunker (SPEC §2.1). Pure: text in, chunks out.
+
+Sizes are UTF-8 **bytes**; the overlap is in **characters** — the difference
+shows with CJK text, where one character is three bytes.
+
+Line numbers are reported 1-based and inclusive (c0 counts from 0); they only
+locate a chunk in its file and never affect ranking. Overlap text carried over
+from the previous chunk is not counted in a chunk's line span.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+
+# An ATX heading: optional leading whitespace, one or more '#', then a space or end of line.
+_HEADING = re.compile(r"^\s*(#+)(?:[ \t]|$)")
+
+
+@dataclass(frozen=True)
+class Chunk:
+    start_line: int  # 1-based, inclusive
+    end_line: int  # 1-based, inclusive
+    text: str
+
+    @property
+    def hash(self) -> str:
+        return content_hash(self.text)
+
+
+def content_hash(text: str) -> str:
+    """Hex digest of a chunk's text. memlab uses SHA-256 (c0 uses BLAKE3)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def heading_level(line: str) -> int:
+    """The ATX heading level of ``line`` (1…), or 0 if it is not a heading."""
+    m = _HEADING.match(line)
+    return len(m.group(1)) if m else 0
+
+
+def _nbytes(text: str) -> int:
+    return len(text.encode("utf-8"))
+
+
+@dataclass
+class _Section:
+    stack: list[str]  # heading titles (without '#') from the root to this section's heading
+    first_line: int  # 1-based line number of the first line
+    lines: list[str]
+
+
+def _sections(lines: list[str]) -> list[_Section]:
+    """Split at every ATX heading; keep the heading stack of each section."""
+    sections: list[_Section] = []
+    stack: list[tuple[int, str]] = []
+    current = _Section([], 1, [])
+    for number, line in enumerate(lines, start=1):
+        level = heading_level(line)
+        if level:
+            if current.lines:
+                sections.append(current)
+            while stack and stack[-1][0] >= level:
+                stack.pop()
+            stack.append((level, line.strip().lstrip("#").strip()))
+            current = _Section([h for _, h in stack], number, [])
+        current.lines.append(line)
+    if current.lines:
+        sections.append(current)
+    return sections
+
+
+def _split_section(section: _Section, max_bytes: int, overlap: int) -> list[Chunk]:
+    """Split one oversized section by paragraphs, carrying ``overlap`` characters."""
+    chunks: list[Chunk] = []
+    acc = ""
+    acc_start = section.first_line
+    lines_since_split = 0
+
+    def flush(end_line: int) -> str:
+        text = acc.strip()
+        if text:
+            chunks.append(Chunk(acc_start, end_line, text))
+        return text[-overlap:] if overlap > 0 else ""
+
+    for offset, line in enumerate(section.lines):
+        number = section.first_line + offset
+        if (
+            not line.strip()
+            and acc.strip()
+            and _nbytes(acc) + _nbytes(line) > max_bytes
+        ):
+            tail = flush(number - 1)
+            acc, acc_start, lines_since_split = (tail + "\n" if tail else ""), number, 0
+            continue
+        if lines_since_split > 0 and _nbytes(acc) + _nbytes(line) + 1 > max_bytes:
+            # Adding this line would overflow: split at the previous newline.
+            tail = flush(number - 1)
+            acc, acc_start, lines_since_split = (tail + "\n" if tail else ""), number, 0
+        acc += line + "\n"
+        lines_since_split += 1
+    flush(section.first_line + len(section.lines) - 1)
+    return chunks
+
+
+def chunk_markdown(text: str, max_bytes: int = 1600, overlap_chars: int = 320) -> list[Chunk]:
+    """Chunk Markdown per SPEC §2.1 (c0 defaults: 1600 bytes, 320 characters)."""
+    if not text:
+        return []
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    if _nbytes(text) <= max_bytes:
+        return [Chunk(1, max(len(lines), 1), text)]
+    chunks: list[Chunk] = []
+    for section in _sections(lines):
+        prefix = ""
+        if len(section.stack) > 1:
+            prefix = "[Context: " + " > ".join(section.stack[:-1]) + "]\n\n"
+        body = "\n".join(section.lines)
+        if _nbytes(body) <= max_bytes:
+            parts = [Chunk(section.first_line, section.first_line + len(section.lines) - 1, body)]
+        else:
+            parts = _split_section(section, max_bytes, overlap_chars)
+        for part in parts:
+            if not part.text.strip():
+                continue
+            chunks.append(Chunk(part.start_line, part.end_line, prefix + part.text))
+    return chunks

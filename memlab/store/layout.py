@@ -1,0 +1,154 @@
+"""Memory root layout and ``classify_source`` (SPEC §1).
+
+::
+
+    <root>/MEMORY.md                                  global      (evergreen)
+    <root>/<workspace>/MEMORY.md                      workspace   (evergreen)
+    <root>/<workspace>/sessions/YYYY-MM-DD-<slug>-<sid8>.md   session (decays)
+    <root>/<workspace>/index.sqlite                   the workspace's index
+    <root>/<workspace>/.dream-lock                    Dream lock
+
+The index of a workspace covers the ``*.md`` files directly in the root (global
+memory) and every ``*.md`` file under the workspace directory; other top-level
+directories are other workspaces and are not indexed. Paths are stored
+relative to the root, in POSIX form, so an index and its chunk ids do not
+depend on where the memory lives. Symbolic links are never followed out of
+the root.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from memlab.errors import MemoryRootError
+
+EVERGREEN = frozenset({"global", "workspace"})
+MEMORY_FILE = "MEMORY.md"
+SESSIONS_DIR = "sessions"
+INDEX_FILE = "index.sqlite"
+LOCK_FILE = ".dream-lock"
+FLUSH_SEPARATOR = "\n\n---\n\n<!-- flush {time} UTC -->\n\n"
+
+
+def is_evergreen(source: str) -> bool:
+    """global and workspace never decay; every other source string does."""
+    return source in EVERGREEN
+
+
+def session_file_name(date: str, slug: str, session_id: str) -> str:
+    """``YYYY-MM-DD-<slug>-<sid8>.md`` (sid8 = first 8 characters of the session id)."""
+    return f"{date}-{slug}-{session_id[:8]}.md"
+
+
+@dataclass(frozen=True)
+class MemoryLayout:
+    """A memory root and (optionally) the workspace whose index we work with."""
+
+    root: Path
+    workspace: str | None = None
+
+    @classmethod
+    def open(cls, root: str | Path, workspace: str | None = None) -> MemoryLayout:
+        """Resolve ``root``; pick the only workspace when none is named."""
+        path = Path(root).expanduser()
+        if not path.is_dir():
+            raise MemoryRootError(f"memory root {path} does not exist or is not a directory")
+        path = path.resolve()
+        if workspace is None:
+            found = workspaces(path)
+            if len(found) > 1:
+                raise MemoryRootError(
+                    f"{path} holds several workspaces ({', '.join(found)}); "
+                    "choose one with --workspace NAME"
+                )
+            workspace = found[0] if found else None
+        elif not (path / workspace).is_dir():
+            raise MemoryRootError(
+                f"workspace '{workspace}' not found under {path}; "
+                f"existing: {', '.join(workspaces(path)) or 'none'}"
+            )
+        return cls(path, workspace)
+
+    @property
+    def workspace_dir(self) -> Path | None:
+        return self.root / self.workspace if self.workspace else None
+
+    @property
+    def home(self) -> Path:
+        """Where the index and the Dream lock live: the workspace dir, else the root."""
+        return self.workspace_dir or self.root
+
+    @property
+    def default_index_path(self) -> Path:
+        return self.home / INDEX_FILE
+
+    def rel(self, path: str | Path) -> str:
+        """POSIX path relative to the root (accepts absolute or root-relative paths)."""
+        p = Path(path)
+        if p.is_absolute():
+            try:
+                p = p.relative_to(self.root)
+            except ValueError:
+                raise MemoryRootError(f"{path} is outside the memory root {self.root}") from None
+        return PurePosixPath(*p.parts).as_posix()
+
+    def abs(self, rel: str) -> Path:
+        return self.root / Path(*PurePosixPath(rel).parts)
+
+    def in_scope(self, rel: str) -> bool:
+        """Is this root-relative path a Markdown file of this index?"""
+        parts = PurePosixPath(rel).parts
+        if not parts or not parts[-1].endswith(".md") or ".." in parts:
+            return False
+        if len(parts) == 1:
+            return True
+        return self.workspace is not None and parts[0] == self.workspace
+
+    def classify_source(self, path: str | Path) -> str:
+        """SPEC §1: workspace MEMORY.md → workspace; other files of the workspace →
+        session; elsewhere under the root → global; outside the root → session."""
+        p = Path(path)
+        absolute = p if p.is_absolute() else self.abs(str(path))
+        ws = self.workspace_dir
+        if ws is not None and _is_under(absolute, ws):
+            return "workspace" if absolute.name == MEMORY_FILE else "session"
+        if _is_under(absolute, self.root):
+            return "global"
+        return "session"
+
+    def scan(self) -> list[str]:
+        """Root-relative paths of every in-scope ``*.md`` file (symlinked dirs not entered)."""
+        found = [e.name for e in os.scandir(self.root) if e.name.endswith(".md")]
+        ws = self.workspace_dir
+        if ws is not None and ws.is_dir():
+            for dirpath, dirnames, filenames in os.walk(ws, followlinks=False):
+                dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+                for name in filenames:
+                    if name.endswith(".md"):
+                        found.append(self.rel(Path(dirpath) / name))
+        return sorted(p for p in found if self.in_scope(p))
+
+    def resolves_inside(self, rel: str) -> bool:
+        """False for a symlink (or path through one) that leads out of the root."""
+        try:
+            target = self.abs(rel).resolve(strict=True)
+        except (OSError, RuntimeError):
+            return True  # missing: the caller will see it as deleted
+        return _is_under(target, self.root)
+
+
+def _is_under(path: Path, parent: Path) -> bool:
+    try:
+        path.relative_to(parent)
+    except ValueError:
+        return False
+    return True
+
+
+def workspaces(root: Path) -> list[str]:
+    """Top-level directories of a memory root (each is a workspace)."""
+    return sorted(
+        e.name for e in os.scandir(root) if e.is_dir(follow_symlinks=False) and not e.name.startswith(".")
+    )
