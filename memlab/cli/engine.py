@@ -1,0 +1,167 @@
+"""``memlab index``, ``memlab search`` and ``memlab demo``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import datetime, timezone
+from typing import Any
+
+from memlab.config import MemlabConfig, SearchConfig, profile, with_overrides
+from memlab.errors import ConfigError
+from memlab.search.pipeline import SearchResult, search
+from memlab.store.store import MemoryStore
+
+
+def parse_time(value: str | None) -> float | None:
+    """ISO 8601 (``2026-03-01``, ``2026-03-01T09:00:00Z``) or unix seconds → unix seconds."""
+    if value is None:
+        return None
+    try:
+        return float(value)
+    except ValueError:
+        pass
+    try:
+        dt = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        raise ConfigError(f"cannot read time '{value}'; use ISO 8601 such as "
+                          "2026-03-01T09:00:00Z or unix seconds") from None
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=timezone.utc)
+    return dt.timestamp()
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("index", help="index a memory root (sync every changed file)")
+    p.add_argument("root", help="memory root (holds MEMORY.md and workspace directories)")
+    _store_args(p)
+    p.add_argument("--rebuild", action="store_true", help="delete the index and build it anew")
+    p.add_argument("--now", help="logical time of the indexing (ISO 8601 or unix seconds)")
+    p.add_argument("--json", action="store_true", help="print a JSON summary")
+    p.set_defaults(func=cmd_index)
+
+    s = sub.add_parser("search", help="search a memory root (sync-on-search first)")
+    s.add_argument("root")
+    s.add_argument("query")
+    _store_args(s)
+    _search_args(s)
+    s.add_argument("--explain", action="store_true", help="show the stage-by-stage trace")
+    s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.add_argument("--no-record-access", action="store_true",
+                   help="do not bump access counts (read-only search)")
+    s.set_defaults(func=cmd_search)
+
+    d = sub.add_parser("demo", help="index the small shipped memory and show searches with traces")
+    d.add_argument("--out", help="directory to copy the demo memory into (default: a temp dir)")
+    d.set_defaults(func=cmd_demo)
+
+
+def _store_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--workspace", help="workspace directory name (default: the only one)")
+    p.add_argument("--index", dest="index_path", help="index file (default: <workspace>/index.sqlite)")
+    p.add_argument("--tokenizer", choices=["unicode61", "porter", "trigram"],
+                   help="FTS5 tokenizer (an index property; default unicode61)")
+    p.add_argument("--embedder", help="embedding provider (see `memlab embedders`)")
+
+
+def _search_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--profile", default="grok-c0", help="configuration profile (default grok-c0)")
+    p.add_argument("--strategy", help="merge strategy: grok, openclaw, rrf, basic-memory")
+    p.add_argument("--half-life", type=float, help="decay half-life in days (0 = no decay)")
+    p.add_argument("--mmr", action=argparse.BooleanOptionalAction, default=None,
+                   help="MMR diversity rerank on/off")
+    p.add_argument("--lambda", dest="lam", type=float, help="MMR λ (0..1)")
+    p.add_argument("--max-results", type=int)
+    p.add_argument("--min-score", type=float)
+    p.add_argument("--now", help="search time (ISO 8601 or unix seconds; default: now)")
+
+
+def config_from_args(args: argparse.Namespace) -> MemlabConfig:
+    cfg = profile(args.profile)
+    overrides: dict[str, Any] = {}
+    for key, value in (("strategy", args.strategy), ("half_life_days", args.half_life),
+                       ("mmr.enabled", args.mmr), ("mmr.lambda", args.lam),
+                       ("max_results", args.max_results), ("min_score", args.min_score)):
+        if value is not None:
+            overrides[key] = value
+    if overrides:
+        cfg = MemlabConfig(cfg.profile, cfg.index, with_overrides(cfg.search, overrides),
+                           cfg.watcher, cfg.dream)
+    return cfg
+
+
+def open_store(args: argparse.Namespace, *, rebuild: bool = False) -> MemoryStore:
+    from memlab.embeddings.registry import get_embedder
+
+    embedder = get_embedder(args.embedder) if args.embedder else None
+    if rebuild:
+        from memlab.store.layout import MemoryLayout
+
+        layout = MemoryLayout.open(args.root, args.workspace)
+        target = args.index_path or layout.default_index_path
+        for suffix in ("", "-wal", "-shm"):
+            path = type(layout.root)(str(target) + suffix)
+            if path.exists():
+                path.unlink()
+    return MemoryStore.open(args.root, args.workspace, index_path=args.index_path,
+                            tokenizer=args.tokenizer, embedder=embedder)
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    with open_store(args, rebuild=args.rebuild) as store:
+        report = store.build(parse_time(args.now))
+        stats = store.index.stats()
+        summary = {
+            "root": str(store.layout.root),
+            "workspace": store.layout.workspace,
+            "index": str(store.index.path),
+            "tokenizer": store.index.tokenizer,
+            "files_changed": len(report.outcomes),
+            "skipped": [{"path": o.path, "reason": o.reason} for o in report.skipped],
+            "chunks": stats.chunks,
+            "by_source": stats.by_source,
+            "embedded": report.embedded,
+            "versions": store.index.connection.versions(),
+        }
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print(f"indexed {summary['files_changed']} changed file(s): {stats.chunks} chunks "
+              f"{stats.by_source} in {summary['index']}")
+        for s in summary["skipped"]:
+            print(f"  skipped {s['path']}: {s['reason']}")
+    return 0
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    cfg = config_from_args(args)
+    with open_store(args) as store:
+        result = search(store, args.query, cfg, parse_time(args.now), trace=args.explain,
+                        record_access=not args.no_record_access)
+    if args.json:
+        print(json.dumps(result.to_dict(include_trace=args.explain), ensure_ascii=False))
+    else:
+        print_result(result, cfg.search, explain=args.explain)
+    return 0
+
+
+def print_result(result: SearchResult, cfg: SearchConfig, *, explain: bool, out: Any = None) -> None:
+    out = out or sys.stdout
+    flag = "  [DEGRADED: " + "; ".join(result.reasons) + "]" if result.degraded else ""
+    print(f"query: {result.query!r}  ({len(result.hits)} hits, strategy {cfg.strategy}){flag}",
+          file=out)
+    for rank, hit in enumerate(result.hits, 1):
+        snippet = " ".join(hit.snippet.split())[:100]
+        print(f"  {rank}. {hit.score:.3f}  {hit.chunk_id} [{hit.source}] "
+              f"L{hit.start_line}-{hit.end_line}  {snippet}", file=out)
+    if explain and result.trace:
+        from memlab.search.explain import format_trace
+
+        print(format_trace(result.trace), file=out)
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from memlab.demo import run_demo
+
+    return run_demo(args.out)

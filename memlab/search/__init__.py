@@ -1,0 +1,1 @@
+"""Search: keywords, candidates (SQL), the scoring core (pure), MMR, the pipeline."""

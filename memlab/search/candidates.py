@@ -1,0 +1,133 @@
+"""Candidate generation (SPEC §4.1): the only part of search that talks to SQLite.
+
+1. ``candidate_limit`` rows of plain FTS (``ORDER BY rank``; ties by rowid so a
+   shorter list is always a prefix of a longer one);
+2. ONE supplementary FTS query restricted to evergreen sources, same limit,
+   appended where not already present (keeps global/workspace memory from
+   being crowded out by many sessions);
+3. the vector path, only when sqlite-vec is loaded and an embedder exists:
+   embed the query, KNN with ``k = candidate_limit``.
+
+Every failure on the way (an FTS or vector SQL error, a failed embedding,
+sqlite-vec missing) makes the result *degraded* with a reason; the search goes
+on with what is left. c0 swallows SQL errors silently; memlab reports them.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from memlab.embeddings.base import EmbeddingProvider, checked_embed
+from memlab.errors import EmbeddingError
+from memlab.search.candidates_batch import CandidateRow, QueryCandidates
+from memlab.search.keywords import extract_keywords, match_expression
+from memlab.store import vectors
+from memlab.store.index import MemoryIndex
+
+log = logging.getLogger("memlab")
+
+_FTS_SQL = (
+    "SELECT rowid, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank, rowid LIMIT ?"
+)
+_SUPPLEMENT_SQL = (
+    "SELECT f.rowid, f.rank FROM chunks_fts AS f JOIN chunks AS c ON c.rowid = f.rowid "
+    "WHERE chunks_fts MATCH ? AND c.source IN ('global', 'workspace') "
+    "ORDER BY f.rank, f.rowid LIMIT ?"
+)
+_FEATURES_SQL = (
+    "SELECT rowid, id, path, start_line, end_line, text, source, created_at, access_count "
+    "FROM chunks WHERE {key} IN ({marks})"
+)
+
+
+def _features(db: Any, key: str, values: list[Any]) -> dict[Any, tuple[Any, ...]]:
+    out: dict[Any, tuple[Any, ...]] = {}
+    for start in range(0, len(values), 500):
+        part = values[start:start + 500]
+        sql = _FEATURES_SQL.format(key=key, marks=",".join("?" * len(part)))
+        for row in db.execute(sql, part):
+            out[row[0] if key == "rowid" else row[1]] = row
+    return out
+
+
+def gather(
+    index: MemoryIndex,
+    query: str,
+    limit: int,
+    *,
+    embedder: EmbeddingProvider | None = None,
+    use_vectors: bool = True,
+    supplement: bool = True,
+    query_id: str = "q",
+) -> QueryCandidates:
+    """Candidates of ``query`` at ``limit`` (the prefix property holds for any smaller one)."""
+    result = QueryCandidates(query_id, query, limit, [])
+    fts: dict[int, dict[str, Any]] = {}
+    match = match_expression(extract_keywords(query))
+    if match is not None:
+        try:
+            for pos, (rowid, rank) in enumerate(index.db.execute(_FTS_SQL, (match, limit))):
+                fts[rowid] = {"fts_rank": float(rank), "fts_pos": pos}
+            if supplement:
+                for pos, (rowid, rank) in enumerate(index.db.execute(_SUPPLEMENT_SQL, (match, limit))):
+                    fts.setdefault(rowid, {"fts_rank": float(rank)})["supp_pos"] = pos
+        except index.connection.Error as exc:
+            _degrade(result, f"FTS query failed ({exc}); no text candidates")
+            fts = {}
+    rows: dict[str, CandidateRow] = {}
+    for rowid, feat in _features(index.db, "rowid", list(fts)).items():
+        rows[feat[1]] = _row(feat, **fts[rowid])
+    if use_vectors and embedder is not None:
+        _vector_candidates(index, query, limit, embedder, result, rows)
+    result.rows = sorted(rows.values(), key=lambda r: r.chunk_id)
+    return result
+
+
+def _vector_candidates(
+    index: MemoryIndex,
+    query: str,
+    limit: int,
+    embedder: EmbeddingProvider,
+    result: QueryCandidates,
+    rows: dict[str, CandidateRow],
+) -> None:
+    if not index.connection.vec_loaded:
+        _degrade(result, "sqlite-vec is not loaded; FTS-only")
+        return
+    if not vectors.table_exists(index):
+        _degrade(result, "the index has no vectors (run `memlab index --embedder NAME`); FTS-only")
+        return
+    try:
+        qvec = checked_embed(embedder, [query])[0]
+    except EmbeddingError as exc:
+        _degrade(result, f"query embedding failed: {exc}; FTS-only")
+        return
+    try:
+        hits = vectors.knn(index, qvec, limit)
+    except index.connection.Error as exc:
+        _degrade(result, f"vector query failed ({exc}); FTS-only")
+        return
+    result.vector_used = True
+    missing = [cid for cid, _ in hits if cid not in rows]
+    feats = _features(index.db, "id", missing)
+    for pos, (cid, distance) in enumerate(hits):
+        if cid in rows:
+            base = rows[cid]
+            rows[cid] = CandidateRow(**{**base.__dict__, "distance": distance, "vec_pos": pos})
+        elif cid in feats:
+            rows[cid] = _row(feats[cid], distance=distance, vec_pos=pos)
+
+
+def _row(feat: tuple[Any, ...], **signals: Any) -> CandidateRow:
+    _, cid, path, start, end, text, source, created, access = feat
+    return CandidateRow(
+        chunk_id=cid, path=path, start_line=int(start), end_line=int(end), text=text,
+        source=source, created_at=float(created), access_count=int(access), **signals,
+    )
+
+
+def _degrade(result: QueryCandidates, reason: str) -> None:
+    result.degraded = True
+    result.reasons.append(reason)
+    log.warning("search degraded: %s", reason)

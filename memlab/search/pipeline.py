@@ -1,0 +1,146 @@
+"""``search(store, query, config, now)``: sync → candidates → the scoring core → hits.
+
+The result carries the hits, a ``degraded`` flag with its reasons, and on
+request a trace: one row per candidate with every stage's value. After a live
+search the returned chunks' access counts go up (SPEC §4.3 step 9); evaluation
+passes ``record_access=False`` and ``sync=False`` (read-only, DESIGN invariant 4).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from memlab.config import MemlabConfig, SearchConfig
+from memlab.search.candidates import gather
+from memlab.search.candidates_batch import build_batch
+from memlab.search.ranking import RankedBatch, rank_batch
+from memlab.search.scoring import get_strategy
+from memlab.store.store import MemoryStore, SyncReport
+
+TRACE_COLUMNS = (
+    "chunk_id", "source", "bm25_rank", "fts_pos", "supp_pos", "fts", "distance", "vec_pos",
+    "vec", "merged", "content_free", "decay", "source_weight", "boost", "raw", "display",
+    "kept", "mmr_position", "final_rank",
+)
+
+
+@dataclass(frozen=True)
+class Hit:
+    chunk_id: str
+    path: str
+    start_line: int
+    end_line: int
+    source: str
+    score: float  # display score: clamp(raw, 0, 1)
+    raw: float
+    snippet: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass
+class SearchResult:
+    query: str
+    hits: list[Hit]
+    degraded: bool = False
+    reasons: list[str] = field(default_factory=list)
+    trace: list[dict[str, Any]] | None = None
+    sync: SyncReport | None = None
+
+    def to_dict(self, include_trace: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "query": self.query,
+            "hits": [h.to_dict() for h in self.hits],
+            "degraded": self.degraded,
+            "reasons": list(self.reasons),
+        }
+        if include_trace and self.trace is not None:
+            out["trace"] = [{k: _json_safe(v) for k, v in row.items()} for row in self.trace]
+        return out
+
+
+def _json_safe(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def search_config(config: SearchConfig | MemlabConfig | None) -> SearchConfig:
+    if config is None:
+        return SearchConfig()
+    return config.search if isinstance(config, MemlabConfig) else config
+
+
+def search(
+    store: MemoryStore,
+    query: str,
+    config: SearchConfig | MemlabConfig | None = None,
+    now: float | None = None,
+    *,
+    trace: bool = False,
+    record_access: bool = True,
+    sync: bool = True,
+) -> SearchResult:
+    """Search the store's memory (SPEC §3–§5)."""
+    cfg = search_config(config)
+    now = store.clock() if now is None else float(now)
+    report = store.sync(now) if sync else None
+    limit = get_strategy(cfg.strategy).candidate_limit(cfg)
+    candidates = gather(
+        store.index, query, limit, embedder=store.embedder, use_vectors=cfg.vectors,
+        supplement=cfg.evergreen_supplement,
+    )
+    batch = build_batch([candidates])
+    ranked = rank_batch(batch, cfg, now)
+    hits = hits_of(ranked, 0)
+    if record_access and hits:
+        store.index.record_access([h.chunk_id for h in hits], now)
+    return SearchResult(
+        query=query,
+        hits=hits,
+        degraded=candidates.degraded,
+        reasons=list(candidates.reasons),
+        trace=trace_rows(ranked, 0) if trace else None,
+        sync=report,
+    )
+
+
+def hits_of(ranked: RankedBatch, q: int) -> list[Hit]:
+    b = ranked.batch
+    return [
+        Hit(
+            chunk_id=str(b.chunk_id[i]), path=str(b.path[i]), start_line=int(b.start_line[i]),
+            end_line=int(b.end_line[i]), source=str(b.source[i]),
+            score=float(ranked.display[i]), raw=float(ranked.raw[i]), snippet=str(b.text[i]),
+        )
+        for i in ranked.hits(q)
+    ]
+
+
+def trace_rows(ranked: RankedBatch, q: int) -> list[dict[str, Any]]:
+    """One row per candidate of query ``q`` with every stage's value (in final order first)."""
+    b = ranked.batch
+    rows = list(range(int(b.offsets[q]), int(b.offsets[q + 1])))
+    absent = lambda v: None if v >= 2**62 else int(v)  # noqa: E731
+    out = []
+    for i in rows:
+        out.append({
+            "chunk_id": str(b.chunk_id[i]), "source": str(b.source[i]),
+            "bm25_rank": _json_safe(float(b.fts_rank[i])) if ranked.in_fts[i] else None,
+            "fts_pos": absent(b.fts_pos[i]), "supp_pos": absent(b.supp_pos[i]),
+            "fts": float(ranked.fts[i]),
+            "distance": _json_safe(float(b.distance[i])) if ranked.in_vec[i] else None,
+            "vec_pos": absent(b.vec_pos[i]), "vec": float(ranked.vec[i]),
+            "merged": float(ranked.merged[i]), "content_free": bool(b.content_free[i]),
+            "decay": float(ranked.decay[i]), "source_weight": float(ranked.weight[i]),
+            "boost": float(ranked.boost[i]), "raw": float(ranked.raw[i]),
+            "display": float(ranked.display[i]), "kept": bool(ranked.kept[i]),
+            "mmr_position": int(ranked.mmr_position[i]) or None,
+            "final_rank": int(ranked.final_rank[i]) or None,
+            "in_set": bool(ranked.in_set[i]),
+        })
+    out.sort(key=lambda r: (r["final_rank"] is None, r["final_rank"] or 0, -r["raw"], r["chunk_id"]))
+    return out

@@ -1,0 +1,258 @@
+"""The memory index: ``reindex_file`` / ``delete_path`` with c0 semantics (SPEC §2.2).
+
+* Chunk ids are positional (``"<path>:<i>"``); the same id with the same hash is
+  skipped; the same id with a new hash updates text, hash, lines and
+  ``updated_at`` but **keeps source, created_at and access_count**, replaces the
+  FTS row and drops the stale vector; a new id is inserted with
+  ``created_at = updated_at = now``; ids no longer produced are deleted.
+* Each file is reindexed in ONE transaction, so a killed process leaves either
+  the old or the new chunks of a file, never a mix.
+* Time comes from an injectable clock (or an explicit ``now``), so a dataset can
+  be indexed at its logical times.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from memlab.config import IndexConfig
+from memlab.errors import StoreError
+from memlab.store import vectors
+from memlab.store.chunker import Chunk, chunk_markdown
+from memlab.store.connection import Connection, open_connection
+from memlab.store.files import FileText, Skip, filename_date, read_memory_file
+from memlab.store.layout import MemoryLayout
+from memlab.store.schema import get_meta, migrate
+
+log = logging.getLogger("memlab")
+Clock = Callable[[], float]
+
+
+@dataclass
+class FileOutcome:
+    """What reindexing one path did."""
+
+    path: str
+    action: str  # "indexed" | "unchanged" | "deleted" | "skipped"
+    added: int = 0
+    updated: int = 0
+    removed: int = 0
+    reason: str = ""
+
+
+@dataclass
+class IndexStats:
+    chunks: int
+    files: int
+    by_source: dict[str, int] = field(default_factory=dict)
+
+
+class MemoryIndex:
+    """The SQLite index of one workspace (chunks, FTS5, optional vectors)."""
+
+    def __init__(
+        self,
+        layout: MemoryLayout,
+        connection: Connection,
+        config: IndexConfig,
+        clock: Clock,
+        path: Path | None,
+    ) -> None:
+        self.layout = layout
+        self.connection = connection
+        self.db = connection.conn
+        self.config = config
+        self.clock = clock
+        self.path = path
+        self.warnings: list[str] = list(connection.warnings)
+
+    @classmethod
+    def open(
+        cls,
+        layout: MemoryLayout,
+        *,
+        index_path: str | Path | None = None,
+        config: IndexConfig | None = None,
+        clock: Clock | None = None,
+        tokenizer: str | None = None,
+    ) -> MemoryIndex:
+        """Open (creating if needed) the index; ``tokenizer`` None accepts the index's own."""
+        config = config or IndexConfig()
+        target = Path(index_path) if index_path is not None else layout.default_index_path
+        if str(target) != ":memory:":
+            target.parent.mkdir(parents=True, exist_ok=True)
+        conn = open_connection(target)
+        try:
+            chosen = migrate(conn.conn, tokenizer, str(target))
+        except Exception:
+            conn.close()
+            raise
+        if chosen != config.tokenizer:
+            config = IndexConfig(chosen, config.chunking, config.max_file_bytes, config.created_at_rule)
+        return cls(layout, conn, config, clock or time.time, None if str(target) == ":memory:" else target)
+
+    def close(self) -> None:
+        self.connection.close()
+
+    @property
+    def tokenizer(self) -> str:
+        return get_meta(self.db, "tokenizer") or self.config.tokenizer
+
+    @contextmanager
+    def transaction(self) -> Iterator[Any]:
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    # ------------------------------------------------------------------ writing
+
+    def reindex_file(self, path: str | Path, source: str | None = None,
+                     now: float | None = None) -> FileOutcome:
+        """Bring the chunks of one file up to date (SPEC §2.2), in one transaction."""
+        rel = self.layout.rel(path)
+        now = self.clock() if now is None else now
+        read = read_memory_file(self.layout, rel, self.config.max_file_bytes)
+        if isinstance(read, Skip):
+            if read.gone:
+                removed = self.delete_path(rel)
+                if read.reason != "file no longer exists":
+                    self._warn(f"{rel}: {read.reason}")
+                return FileOutcome(rel, "deleted", removed=removed, reason=read.reason)
+            self._warn(f"skipped {rel}: {read.reason}")
+            return FileOutcome(rel, "skipped", reason=read.reason)
+        source = source or self.layout.classify_source(rel)
+        chunks = chunk_markdown(read.text, self.config.chunking.max_bytes,
+                                self.config.chunking.overlap_chars)
+        created = now if self.config.created_at_rule == "insert" else filename_date(rel, read.mtime_ns)
+        with self.transaction():
+            outcome = self._apply_chunks(rel, chunks, source, now, created)
+            self._record_file(rel, read, now)
+        return outcome
+
+    def _apply_chunks(self, rel: str, chunks: list[Chunk], source: str, now: float,
+                      created: float) -> FileOutcome:
+        existing = {
+            row[0]: (row[1], row[2], row[3])
+            for row in self.db.execute("SELECT id, rowid, hash, text FROM chunks WHERE path = ?", (rel,))
+        }
+        outcome = FileOutcome(rel, "indexed")
+        produced: set[str] = set()
+        for i, chunk in enumerate(chunks):
+            cid = f"{rel}:{i}"
+            produced.add(cid)
+            digest = chunk.hash
+            if cid in existing:
+                rowid, old_hash, old_text = existing[cid]
+                if old_hash == digest:
+                    continue
+                self.db.execute(
+                    "UPDATE chunks SET text = ?, hash = ?, start_line = ?, end_line = ?, "
+                    "updated_at = ? WHERE rowid = ?",
+                    (chunk.text, digest, chunk.start_line, chunk.end_line, now, rowid),
+                )
+                self._fts_delete(rowid, old_text)
+                self._fts_insert(rowid, chunk.text)
+                vectors.delete_vectors(self, [cid])
+                outcome.updated += 1
+            else:
+                cur = self.db.execute(
+                    "INSERT INTO chunks(id, path, start_line, end_line, text, hash, source, "
+                    "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (cid, rel, chunk.start_line, chunk.end_line, chunk.text, digest, source,
+                     created, now),
+                )
+                self._fts_insert(cur.lastrowid, chunk.text)
+                outcome.added += 1
+        stale = [(cid, v[0], v[2]) for cid, v in existing.items() if cid not in produced]
+        self._delete_rows(stale)
+        outcome.removed = len(stale)
+        if not (outcome.added or outcome.updated or outcome.removed):
+            outcome.action = "unchanged"
+        return outcome
+
+    def delete_path(self, path: str | Path) -> int:
+        """Remove every chunk of a path (FTS rows, vectors, chunk rows)."""
+        rel = self.layout.rel(path)
+        with self.transaction():
+            rows = [(r[0], r[1], r[2]) for r in
+                    self.db.execute("SELECT id, rowid, text FROM chunks WHERE path = ?", (rel,))]
+            self._delete_rows(rows)
+            self.db.execute("DELETE FROM files WHERE path = ?", (rel,))
+        return len(rows)
+
+    def _delete_rows(self, rows: list[tuple[str, int, str]]) -> None:
+        for _, rowid, text in rows:
+            self._fts_delete(rowid, text)
+        vectors.delete_vectors(self, [cid for cid, _, _ in rows])
+        self.db.executemany("DELETE FROM chunks WHERE rowid = ?", [(r[1],) for r in rows])
+
+    def _fts_insert(self, rowid: int, text: str) -> None:
+        self.db.execute("INSERT INTO chunks_fts(rowid, text) VALUES (?, ?)", (rowid, text))
+
+    def _fts_delete(self, rowid: int, text: str) -> None:
+        self.db.execute(
+            "INSERT INTO chunks_fts(chunks_fts, rowid, text) VALUES ('delete', ?, ?)", (rowid, text)
+        )
+
+    def _record_file(self, rel: str, read: FileText, now: float) -> None:
+        self.db.execute(
+            "INSERT INTO files(path, size, mtime_ns, indexed_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtime_ns = excluded.mtime_ns, "
+            "indexed_at = excluded.indexed_at",
+            (rel, read.size, read.mtime_ns, now),
+        )
+
+    def record_access(self, chunk_ids: Iterable[str], now: float | None = None) -> None:
+        """``access_count += 1`` and ``last_accessed = now`` for every returned chunk."""
+        ids = [(self.clock() if now is None else now, cid) for cid in chunk_ids]
+        if not ids:
+            return
+        with self.transaction():
+            self.db.executemany(
+                "UPDATE chunks SET access_count = access_count + 1, last_accessed = ? WHERE id = ?",
+                ids,
+            )
+
+    # ------------------------------------------------------------------ reading
+
+    def indexed_files(self) -> dict[str, tuple[int, int]]:
+        """path → (size, mtime_ns) as last indexed."""
+        return {r[0]: (int(r[1]), int(r[2])) for r in
+                self.db.execute("SELECT path, size, mtime_ns FROM files")}
+
+    def indexed_paths(self) -> set[str]:
+        return {r[0] for r in self.db.execute("SELECT DISTINCT path FROM chunks")}
+
+    def stats(self) -> IndexStats:
+        by_source = {r[0]: int(r[1]) for r in
+                     self.db.execute("SELECT source, COUNT(*) FROM chunks GROUP BY source")}
+        files = int(self.db.execute("SELECT COUNT(DISTINCT path) FROM chunks").fetchone()[0])
+        return IndexStats(sum(by_source.values()), files, by_source)
+
+    def _warn(self, message: str) -> None:
+        self.warnings.append(message)
+        log.warning(message)
+
+
+def ensure_open(path: Path) -> None:
+    if not path.exists():
+        raise StoreError(f"no index at {path}; build one with `memlab index ROOT`")
+
+
+def __getattr__(name: str) -> Any:
+    # ``memlab.store.index.MemoryStore`` is an alias of ``memlab.store.store.MemoryStore``.
+    if name == "MemoryStore":
+        from memlab.store.store import MemoryStore
+
+        return MemoryStore
+    raise AttributeError(name)

@@ -1,0 +1,114 @@
+"""Index schema: numbered migrations and the meta table (SPEC §2.2).
+
+``meta`` records the schema version, the FTS tokenizer (an index property:
+changing it means rebuilding), the embedder id and dimension, and the
+reindex claim. Migrations run in order inside one transaction each; an index
+written by a newer memlab is refused with a clear error.
+
+Beyond c0's schema memlab adds a ``files`` table (size and mtime of every
+indexed file) so that opening a store can find files changed while nothing
+was watching.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from memlab.errors import SchemaMismatchError
+
+SCHEMA_VERSION = 2
+TOKENIZE_CLAUSES = {
+    "unicode61": "unicode61",
+    "porter": "porter unicode61",
+    "trigram": "trigram",
+}
+
+
+def _migration_1(conn: Any, tokenizer: str) -> None:
+    conn.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
+    conn.execute(
+        """CREATE TABLE IF NOT EXISTS chunks (
+            rowid INTEGER PRIMARY KEY AUTOINCREMENT,
+            id TEXT UNIQUE NOT NULL,
+            path TEXT NOT NULL,
+            start_line INTEGER NOT NULL,
+            end_line INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            hash TEXT NOT NULL,
+            source TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL,
+            access_count INTEGER NOT NULL DEFAULT 0,
+            last_accessed REAL
+        )"""
+    )
+    conn.execute("CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path)")
+    conn.execute("CREATE INDEX IF NOT EXISTS chunks_source ON chunks(source)")
+    clause = TOKENIZE_CLAUSES[tokenizer]
+    conn.execute(
+        f"CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(text, content='', "
+        f"tokenize='{clause}')"
+    )
+    conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('tokenizer', ?)", (tokenizer,))
+    conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('reindex_claim', '')")
+
+
+def _migration_2(conn: Any, tokenizer: str) -> None:
+    conn.execute(
+        """CREATE TABLE IF NOT EXISTS files (
+            path TEXT PRIMARY KEY,
+            size INTEGER NOT NULL,
+            mtime_ns INTEGER NOT NULL,
+            indexed_at REAL NOT NULL
+        )"""
+    )
+
+
+MIGRATIONS: list[Callable[[Any, str], None]] = [_migration_1, _migration_2]
+
+
+def get_meta(conn: Any, key: str) -> str | None:
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    except Exception:
+        return None
+    return None if row is None else str(row[0])
+
+
+def set_meta(conn: Any, key: str, value: str) -> None:
+    conn.execute(
+        "INSERT INTO meta(key, value) VALUES (?, ?) "
+        "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        (key, value),
+    )
+
+
+def migrate(conn: Any, tokenizer: str | None, path: str) -> str:
+    """Bring the index to ``SCHEMA_VERSION``; return its tokenizer.
+
+    ``tokenizer=None`` accepts whatever the index has (``unicode61`` for a new one).
+    """
+    current = int(get_meta(conn, "schema_version") or 0)
+    if current > SCHEMA_VERSION:
+        raise SchemaMismatchError(
+            f"{path} has schema version {current}, newer than this memlab ({SCHEMA_VERSION}); "
+            "upgrade memlab or rebuild the index with `memlab index --rebuild`"
+        )
+    existing = get_meta(conn, "tokenizer")
+    if existing and tokenizer and existing != tokenizer:
+        raise SchemaMismatchError(
+            f"{path} was built with tokenizer '{existing}', not '{tokenizer}'; "
+            f"rebuild it with `memlab index ROOT --tokenizer {tokenizer} --rebuild`"
+        )
+    chosen = existing or tokenizer or "unicode61"
+    for version in range(current + 1, SCHEMA_VERSION + 1):
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            MIGRATIONS[version - 1](conn, chosen)
+            set_meta(conn, "schema_version", str(version))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    return chosen
