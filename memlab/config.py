@@ -61,7 +61,9 @@ class IndexConfig:
         if self.tokenizer not in TOKENIZERS:
             raise ConfigError(unknown_name("tokenizer", self.tokenizer, TOKENIZERS))
         if self.created_at_rule not in CREATED_AT_RULES:
-            raise ConfigError(unknown_name("created_at_rule", self.created_at_rule, CREATED_AT_RULES))
+            raise ConfigError(
+                unknown_name("created_at_rule", self.created_at_rule, CREATED_AT_RULES)
+            )
         _check(self.max_file_bytes >= 1, "max_file_bytes must be >= 1")
 
 
@@ -121,7 +123,7 @@ class SearchConfig:
         return float(self.source_weights.get(source, 1.0))
 
 
-class _FrozenWeights(dict):  # type: ignore[type-arg]
+class _FrozenWeights(dict[str, float]):
     """A read-only, hashable dict for source weights."""
 
     def __init__(self, items: Any = ()) -> None:
@@ -165,7 +167,9 @@ class DreamConfig:
 
     def __post_init__(self) -> None:
         if self.memory_source not in DREAM_MEMORY_SOURCES:
-            raise ConfigError(unknown_name("memory_source", self.memory_source, DREAM_MEMORY_SOURCES))
+            raise ConfigError(
+                unknown_name("memory_source", self.memory_source, DREAM_MEMORY_SOURCES)
+            )
         _check(self.min_sessions >= 0, "dream.min_sessions must be >= 0")
         _check(self.min_hours >= 0, "dream.min_hours must be >= 0")
 
@@ -246,8 +250,10 @@ def from_dict(cls: type[T], data: Mapping[str, Any], *, where: str = "") -> T:
         path = f"{where}.{key}" if where else key
         if attr not in fields:
             public = [_PUBLIC_KEYS.get(n, n) for n in fields]
-            raise ConfigError(f"unknown configuration key '{path}';{did_you_mean(key, public)}"
-                              f" valid keys here: {', '.join(public)}")
+            raise ConfigError(
+                f"unknown configuration key '{path}';{did_you_mean(key, public)}"
+                f" valid keys here: {', '.join(public)}"
+            )
         kwargs[attr] = _coerce(hints[attr], value, path)
     return cls(**kwargs)
 
@@ -279,8 +285,10 @@ def _merge(obj: Any, changes: Mapping[str, Any], where: str) -> Any:
         path = f"{where}.{key}" if where else key
         if attr not in fields:
             public = [_PUBLIC_KEYS.get(n, n) for n in fields]
-            raise ConfigError(f"unknown configuration key '{path}';{did_you_mean(key, public)}"
-                              f" valid keys here: {', '.join(public)}")
+            raise ConfigError(
+                f"unknown configuration key '{path}';{did_you_mean(key, public)}"
+                f" valid keys here: {', '.join(public)}"
+            )
         current = getattr(obj, attr)
         if isinstance(value, Mapping) and dataclasses.is_dataclass(current):
             kwargs[attr] = _merge(current, value, path)

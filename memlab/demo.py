@@ -50,8 +50,10 @@ def run_demo(out: str | None = None) -> int:
         report = store.replay(times)
         stats = store.index.stats()
         print(f"memlab demo — memory at {root}")
-        print(f"indexed {len(report.outcomes)} files at their logical times: {stats.chunks} chunks "
-              f"{stats.by_source}; {report.embedded} vectors (hash embedder)")
+        print(
+            f"indexed {len(report.outcomes)} files at their logical times: {stats.chunks} chunks "
+            f"{stats.by_source}; {report.embedded} vectors (hash embedder)"
+        )
         print(f"SQLite {store.index.connection.versions()}; searching as of {plan['as_of']}\n")
         base = SearchConfig(vectors=False)
         for item in plan["searches"]:

@@ -25,8 +25,9 @@ def parse_time(value: str | None) -> float | None:
     try:
         dt = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
-        raise ConfigError(f"cannot read time '{value}'; use ISO 8601 such as "
-                          "2026-03-01T09:00:00Z or unix seconds") from None
+        raise ConfigError(
+            f"cannot read time '{value}'; use ISO 8601 such as 2026-03-01T09:00:00Z or unix seconds"
+        ) from None
     if dt.tzinfo is None:
         dt = dt.replace(tzinfo=timezone.utc)
     return dt.timestamp()
@@ -48,9 +49,16 @@ def register(sub: Any) -> None:
     _search_args(s)
     s.add_argument("--explain", action="store_true", help="show the stage-by-stage trace")
     s.add_argument("--json", action="store_true", help="print one JSON object")
-    s.add_argument("--no-record-access", action="store_true",
-                   help="do not bump access counts (read-only search)")
+    s.add_argument(
+        "--no-record-access",
+        action="store_true",
+        help="do not bump access counts (read-only search)",
+    )
     s.set_defaults(func=cmd_search)
+
+    e = sub.add_parser("embedders", help="list embedding providers and whether each works here")
+    e.add_argument("--json", action="store_true")
+    e.set_defaults(func=cmd_embedders)
 
     d = sub.add_parser("demo", help="index the small shipped memory and show searches with traces")
     d.add_argument("--out", help="directory to copy the demo memory into (default: a temp dir)")
@@ -59,9 +67,14 @@ def register(sub: Any) -> None:
 
 def _store_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workspace", help="workspace directory name (default: the only one)")
-    p.add_argument("--index", dest="index_path", help="index file (default: <workspace>/index.sqlite)")
-    p.add_argument("--tokenizer", choices=["unicode61", "porter", "trigram"],
-                   help="FTS5 tokenizer (an index property; default unicode61)")
+    p.add_argument(
+        "--index", dest="index_path", help="index file (default: <workspace>/index.sqlite)"
+    )
+    p.add_argument(
+        "--tokenizer",
+        choices=["unicode61", "porter", "trigram"],
+        help="FTS5 tokenizer (an index property; default unicode61)",
+    )
     p.add_argument("--embedder", help="embedding provider (see `memlab embedders`)")
 
 
@@ -69,8 +82,12 @@ def _search_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--profile", default="grok-c0", help="configuration profile (default grok-c0)")
     p.add_argument("--strategy", help="merge strategy: grok, openclaw, rrf, basic-memory")
     p.add_argument("--half-life", type=float, help="decay half-life in days (0 = no decay)")
-    p.add_argument("--mmr", action=argparse.BooleanOptionalAction, default=None,
-                   help="MMR diversity rerank on/off")
+    p.add_argument(
+        "--mmr",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="MMR diversity rerank on/off",
+    )
     p.add_argument("--lambda", dest="lam", type=float, help="MMR λ (0..1)")
     p.add_argument("--max-results", type=int)
     p.add_argument("--min-score", type=float)
@@ -80,14 +97,20 @@ def _search_args(p: argparse.ArgumentParser) -> None:
 def config_from_args(args: argparse.Namespace) -> MemlabConfig:
     cfg = profile(args.profile)
     overrides: dict[str, Any] = {}
-    for key, value in (("strategy", args.strategy), ("half_life_days", args.half_life),
-                       ("mmr.enabled", args.mmr), ("mmr.lambda", args.lam),
-                       ("max_results", args.max_results), ("min_score", args.min_score)):
+    for key, value in (
+        ("strategy", args.strategy),
+        ("half_life_days", args.half_life),
+        ("mmr.enabled", args.mmr),
+        ("mmr.lambda", args.lam),
+        ("max_results", args.max_results),
+        ("min_score", args.min_score),
+    ):
         if value is not None:
             overrides[key] = value
     if overrides:
-        cfg = MemlabConfig(cfg.profile, cfg.index, with_overrides(cfg.search, overrides),
-                           cfg.watcher, cfg.dream)
+        cfg = MemlabConfig(
+            cfg.profile, cfg.index, with_overrides(cfg.search, overrides), cfg.watcher, cfg.dream
+        )
     return cfg
 
 
@@ -104,8 +127,13 @@ def open_store(args: argparse.Namespace, *, rebuild: bool = False) -> MemoryStor
             path = type(layout.root)(str(target) + suffix)
             if path.exists():
                 path.unlink()
-    return MemoryStore.open(args.root, args.workspace, index_path=args.index_path,
-                            tokenizer=args.tokenizer, embedder=embedder)
+    return MemoryStore.open(
+        args.root,
+        args.workspace,
+        index_path=args.index_path,
+        tokenizer=args.tokenizer,
+        embedder=embedder,
+    )
 
 
 def cmd_index(args: argparse.Namespace) -> int:
@@ -127,18 +155,26 @@ def cmd_index(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
-        print(f"indexed {summary['files_changed']} changed file(s): {stats.chunks} chunks "
-              f"{stats.by_source} in {summary['index']}")
-        for s in summary["skipped"]:
-            print(f"  skipped {s['path']}: {s['reason']}")
+        print(
+            f"indexed {summary['files_changed']} changed file(s): {stats.chunks} chunks "
+            f"{stats.by_source} in {summary['index']}"
+        )
+        for o in report.skipped:
+            print(f"  skipped {o.path}: {o.reason}")
     return 0
 
 
 def cmd_search(args: argparse.Namespace) -> int:
     cfg = config_from_args(args)
     with open_store(args) as store:
-        result = search(store, args.query, cfg, parse_time(args.now), trace=args.explain,
-                        record_access=not args.no_record_access)
+        result = search(
+            store,
+            args.query,
+            cfg,
+            parse_time(args.now),
+            trace=args.explain,
+            record_access=not args.no_record_access,
+        )
     if args.json:
         print(json.dumps(result.to_dict(include_trace=args.explain), ensure_ascii=False))
     else:
@@ -146,19 +182,40 @@ def cmd_search(args: argparse.Namespace) -> int:
     return 0
 
 
-def print_result(result: SearchResult, cfg: SearchConfig, *, explain: bool, out: Any = None) -> None:
+def print_result(
+    result: SearchResult, cfg: SearchConfig, *, explain: bool, out: Any = None
+) -> None:
     out = out or sys.stdout
     flag = "  [DEGRADED: " + "; ".join(result.reasons) + "]" if result.degraded else ""
-    print(f"query: {result.query!r}  ({len(result.hits)} hits, strategy {cfg.strategy}){flag}",
-          file=out)
+    print(
+        f"query: {result.query!r}  ({len(result.hits)} hits, strategy {cfg.strategy}){flag}",
+        file=out,
+    )
     for rank, hit in enumerate(result.hits, 1):
         snippet = " ".join(hit.snippet.split())[:100]
-        print(f"  {rank}. {hit.score:.3f}  {hit.chunk_id} [{hit.source}] "
-              f"L{hit.start_line}-{hit.end_line}  {snippet}", file=out)
+        print(
+            f"  {rank}. {hit.score:.3f}  {hit.chunk_id} [{hit.source}] "
+            f"L{hit.start_line}-{hit.end_line}  {snippet}",
+            file=out,
+        )
     if explain and result.trace:
         from memlab.search.explain import format_trace
 
         print(format_trace(result.trace), file=out)
+
+
+def cmd_embedders(args: argparse.Namespace) -> int:
+    from memlab.embeddings.registry import list_embedders
+
+    rows = list_embedders()
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    for row in rows:
+        state = "usable" if row["usable"] else "NOT usable"
+        note = f" — {row['note']}" if row["note"] else ""
+        print(f"{row['name']:<8} {state:<11} {row['description']}{note}")
+    return 0
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

@@ -45,7 +45,9 @@ def checked_embed(provider: EmbeddingProvider, texts: Sequence[str]) -> Matrix:
     except EmbeddingError:
         raise
     except Exception as exc:
-        raise EmbeddingError(f"embedder '{provider.id}' failed: {type(exc).__name__}: {exc}") from exc
+        raise EmbeddingError(
+            f"embedder '{provider.id}' failed: {type(exc).__name__}: {exc}"
+        ) from exc
     if out is None:
         raise EmbeddingError(f"embedder '{provider.id}' returned nothing")
     arr = np.asarray(out, dtype=np.float32)

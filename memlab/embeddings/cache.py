@@ -50,7 +50,7 @@ class VectorCache:
         found: dict[str, np.ndarray] = {}
         with self._lock:
             for start in range(0, len(keys), 500):
-                part = list(keys[start:start + 500])
+                part = list(keys[start : start + 500])
                 marks = ",".join("?" * len(part))
                 for key, vec in self._db.execute(
                     f"SELECT key, vec FROM vectors WHERE provider = ? AND key IN ({marks})",
@@ -108,8 +108,10 @@ class CachedEmbedder:
         self.hits += len(texts) - len(missing)
         self.misses += len(missing)
         if missing:
-            fresh = checked_embed(self.inner, [texts[i] for i in missing])
-            new = {keys[i]: fresh[j] for j, i in enumerate(missing)}
+            unique = list(dict.fromkeys(missing_keys := [keys[i] for i in missing]))
+            first = {k: missing[missing_keys.index(k)] for k in unique}
+            fresh = checked_embed(self.inner, [texts[first[k]] for k in unique])
+            new = {k: fresh[j] for j, k in enumerate(unique)}
             found.update(new)
             writable = next((c for c in self.caches if not c.read_only), None)
             if writable is not None:

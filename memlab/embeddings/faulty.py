@@ -22,8 +22,15 @@ FAULT_MODES = ("raise", "timeout", "wrong-dim", "nan", "empty")
 
 
 class FaultyEmbedder:
-    def __init__(self, inner: EmbeddingProvider, mode: str, rate: float = 1.0, *,
-                 seed: int = 0, timeout_secs: float = 0.05) -> None:
+    def __init__(
+        self,
+        inner: EmbeddingProvider,
+        mode: str,
+        rate: float = 1.0,
+        *,
+        seed: int = 0,
+        timeout_secs: float = 0.05,
+    ) -> None:
         if mode not in FAULT_MODES:
             raise ConfigError(unknown_name("fault mode", mode, FAULT_MODES))
         if not 0.0 <= rate <= 1.0:

@@ -42,11 +42,11 @@ def features(text: str) -> dict[str, float]:
     for w in words:
         feats["w:" + w] = feats.get("w:" + w, 0.0) + 1.0
         padded = f"^{w}$"
-        grams = [padded[i:i + 3] for i in range(max(len(padded) - 2, 1))]
+        grams = [padded[i : i + 3] for i in range(max(len(padded) - 2, 1))]
         share = 0.3 * 3.0 / max(len(grams), 3)
         for g in grams:
             feats["c:" + g] = feats.get("c:" + g, 0.0) + share
-    for a, b in zip(words, words[1:]):
+    for a, b in zip(words, words[1:], strict=False):
         key = f"b:{a} {b}"
         feats[key] = feats.get(key, 0.0) + 0.5
     return feats

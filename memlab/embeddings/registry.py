@@ -37,12 +37,15 @@ def _always() -> tuple[bool, str]:
 
 PROVIDERS: dict[str, ProviderInfo] = {
     "hash": ProviderInfo("hash", "hashed word/bigram/char-trigram features, numpy only", _always),
-    "minilm": ProviderInfo("minilm", "all-MiniLM-L6-v2 sentence embeddings on the CPU",
-                           minilm.available),
-    "cache": ProviderInfo("cache", "cache:INNER — persistent vectors keyed by provider + text",
-                          _always),
-    "faulty": ProviderInfo("faulty", f"faulty:MODE[:RATE]:INNER — modes {', '.join(FAULT_MODES)}",
-                           _always),
+    "minilm": ProviderInfo(
+        "minilm", "all-MiniLM-L6-v2 sentence embeddings on the CPU", minilm.available
+    ),
+    "cache": ProviderInfo(
+        "cache", "cache:INNER — persistent vectors keyed by provider + text", _always
+    ),
+    "faulty": ProviderInfo(
+        "faulty", f"faulty:MODE[:RATE]:INNER — modes {', '.join(FAULT_MODES)}", _always
+    ),
 }
 
 
@@ -86,6 +89,12 @@ def list_embedders() -> list[dict[str, object]]:
     rows = []
     for info in PROVIDERS.values():
         ok, why = info.check()
-        rows.append({"name": info.name, "usable": ok, "description": info.description,
-                     "note": "" if ok else why})
+        rows.append(
+            {
+                "name": info.name,
+                "usable": ok,
+                "description": info.description,
+                "note": "" if ok else why,
+            }
+        )
     return rows

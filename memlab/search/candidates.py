@@ -44,7 +44,7 @@ _FEATURES_SQL = (
 def _features(db: Any, key: str, values: list[Any]) -> dict[Any, tuple[Any, ...]]:
     out: dict[Any, tuple[Any, ...]] = {}
     for start in range(0, len(values), 500):
-        part = values[start:start + 500]
+        part = values[start : start + 500]
         sql = _FEATURES_SQL.format(key=key, marks=",".join("?" * len(part)))
         for row in db.execute(sql, part):
             out[row[0] if key == "rowid" else row[1]] = row
@@ -70,7 +70,9 @@ def gather(
             for pos, (rowid, rank) in enumerate(index.db.execute(_FTS_SQL, (match, limit))):
                 fts[rowid] = {"fts_rank": float(rank), "fts_pos": pos}
             if supplement:
-                for pos, (rowid, rank) in enumerate(index.db.execute(_SUPPLEMENT_SQL, (match, limit))):
+                for pos, (rowid, rank) in enumerate(
+                    index.db.execute(_SUPPLEMENT_SQL, (match, limit))
+                ):
                     fts.setdefault(rowid, {"fts_rank": float(rank)})["supp_pos"] = pos
         except index.connection.Error as exc:
             _degrade(result, f"FTS query failed ({exc}); no text candidates")
@@ -122,8 +124,15 @@ def _vector_candidates(
 def _row(feat: tuple[Any, ...], **signals: Any) -> CandidateRow:
     _, cid, path, start, end, text, source, created, access = feat
     return CandidateRow(
-        chunk_id=cid, path=path, start_line=int(start), end_line=int(end), text=text,
-        source=source, created_at=float(created), access_count=int(access), **signals,
+        chunk_id=cid,
+        path=path,
+        start_line=int(start),
+        end_line=int(end),
+        text=text,
+        source=source,
+        created_at=float(created),
+        access_count=int(access),
+        **signals,
     )
 
 

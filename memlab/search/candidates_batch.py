@@ -110,13 +110,13 @@ class CandidateBatch:
         if "segment" not in self._cache:
             counts = np.diff(self.offsets)
             self._cache["segment"] = np.repeat(np.arange(self.n_queries), counts)
-        return self._cache["segment"]  # type: ignore[no-any-return]
+        return self._cache["segment"]
 
     @property
     def evergreen(self) -> BoolArray:
         if "evergreen" not in self._cache:
             self._cache["evergreen"] = np.isin(self.source, EVERGREEN_SOURCES)
-        return self._cache["evergreen"]  # type: ignore[no-any-return]
+        return self._cache["evergreen"]
 
     @property
     def id_order(self) -> IntArray:
@@ -124,7 +124,7 @@ class CandidateBatch:
         if "id_order" not in self._cache:
             _, inverse = np.unique(self.chunk_id.astype(str), return_inverse=True)
             self._cache["id_order"] = inverse.astype(np.int64)
-        return self._cache["id_order"]  # type: ignore[no-any-return]
+        return self._cache["id_order"]
 
     def jaccard(self, rows: IntArray) -> FloatArray:
         """Pairwise Jaccard similarity of the snippets of ``rows`` (SPEC §5)."""
@@ -152,9 +152,7 @@ def jaccard_matrix(token_sets: Sequence[frozenset[str]]) -> FloatArray:
     return out
 
 
-def build_batch(
-    items: Sequence[QueryCandidates], content_free: Any = None
-) -> CandidateBatch:
+def build_batch(items: Sequence[QueryCandidates], content_free: Any = None) -> CandidateBatch:
     """Concatenate per-query candidates into one batch.
 
     ``content_free`` is the predicate ``(text, source) -> bool`` of the scoring

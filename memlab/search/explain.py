@@ -6,10 +6,20 @@ from collections.abc import Sequence
 from typing import Any
 
 COLUMNS = (
-    ("final_rank", "rank", 4), ("chunk_id", "chunk", 34), ("source", "source", 9),
-    ("bm25_rank", "bm25", 7), ("fts", "fts", 5), ("distance", "dist", 5), ("vec", "vec", 5),
-    ("merged", "merged", 6), ("decay", "decay", 5), ("source_weight", "srcw", 5),
-    ("boost", "boost", 5), ("raw", "raw", 5), ("display", "score", 5), ("kept", "kept", 4),
+    ("final_rank", "rank", 4),
+    ("chunk_id", "chunk", 34),
+    ("source", "source", 9),
+    ("bm25_rank", "bm25", 7),
+    ("fts", "fts", 5),
+    ("distance", "dist", 5),
+    ("vec", "vec", 5),
+    ("merged", "merged", 6),
+    ("decay", "decay", 5),
+    ("source_weight", "srcw", 5),
+    ("boost", "boost", 5),
+    ("raw", "raw", 5),
+    ("display", "score", 5),
+    ("kept", "kept", 4),
     ("mmr_position", "mmr", 3),
 )
 
@@ -24,7 +34,7 @@ def _cell(value: Any, width: int) -> str:
     else:
         text = str(value)
     if len(text) > width:
-        text = "…" + text[-(width - 1):]
+        text = "…" + text[-(width - 1) :]
     return text.rjust(width) if isinstance(value, (int, float)) else text.ljust(width)
 
 

@@ -20,9 +20,25 @@ from memlab.search.scoring import get_strategy
 from memlab.store.store import MemoryStore, SyncReport
 
 TRACE_COLUMNS = (
-    "chunk_id", "source", "bm25_rank", "fts_pos", "supp_pos", "fts", "distance", "vec_pos",
-    "vec", "merged", "content_free", "decay", "source_weight", "boost", "raw", "display",
-    "kept", "mmr_position", "final_rank",
+    "chunk_id",
+    "source",
+    "bm25_rank",
+    "fts_pos",
+    "supp_pos",
+    "fts",
+    "distance",
+    "vec_pos",
+    "vec",
+    "merged",
+    "content_free",
+    "decay",
+    "source_weight",
+    "boost",
+    "raw",
+    "display",
+    "kept",
+    "mmr_position",
+    "final_rank",
 )
 
 
@@ -90,7 +106,11 @@ def search(
     report = store.sync(now) if sync else None
     limit = get_strategy(cfg.strategy).candidate_limit(cfg)
     candidates = gather(
-        store.index, query, limit, embedder=store.embedder, use_vectors=cfg.vectors,
+        store.index,
+        query,
+        limit,
+        embedder=store.embedder,
+        use_vectors=cfg.vectors,
         supplement=cfg.evergreen_supplement,
     )
     batch = build_batch([candidates])
@@ -112,9 +132,14 @@ def hits_of(ranked: RankedBatch, q: int) -> list[Hit]:
     b = ranked.batch
     return [
         Hit(
-            chunk_id=str(b.chunk_id[i]), path=str(b.path[i]), start_line=int(b.start_line[i]),
-            end_line=int(b.end_line[i]), source=str(b.source[i]),
-            score=float(ranked.display[i]), raw=float(ranked.raw[i]), snippet=str(b.text[i]),
+            chunk_id=str(b.chunk_id[i]),
+            path=str(b.path[i]),
+            start_line=int(b.start_line[i]),
+            end_line=int(b.end_line[i]),
+            source=str(b.source[i]),
+            score=float(ranked.display[i]),
+            raw=float(ranked.raw[i]),
+            snippet=str(b.text[i]),
         )
         for i in ranked.hits(q)
     ]
@@ -125,22 +150,38 @@ def trace_rows(ranked: RankedBatch, q: int) -> list[dict[str, Any]]:
     b = ranked.batch
     rows = list(range(int(b.offsets[q]), int(b.offsets[q + 1])))
     absent = lambda v: None if v >= 2**62 else int(v)  # noqa: E731
-    out = []
+    out: list[dict[str, Any]] = []
     for i in rows:
-        out.append({
-            "chunk_id": str(b.chunk_id[i]), "source": str(b.source[i]),
-            "bm25_rank": _json_safe(float(b.fts_rank[i])) if ranked.in_fts[i] else None,
-            "fts_pos": absent(b.fts_pos[i]), "supp_pos": absent(b.supp_pos[i]),
-            "fts": float(ranked.fts[i]),
-            "distance": _json_safe(float(b.distance[i])) if ranked.in_vec[i] else None,
-            "vec_pos": absent(b.vec_pos[i]), "vec": float(ranked.vec[i]),
-            "merged": float(ranked.merged[i]), "content_free": bool(b.content_free[i]),
-            "decay": float(ranked.decay[i]), "source_weight": float(ranked.weight[i]),
-            "boost": float(ranked.boost[i]), "raw": float(ranked.raw[i]),
-            "display": float(ranked.display[i]), "kept": bool(ranked.kept[i]),
-            "mmr_position": int(ranked.mmr_position[i]) or None,
-            "final_rank": int(ranked.final_rank[i]) or None,
-            "in_set": bool(ranked.in_set[i]),
-        })
-    out.sort(key=lambda r: (r["final_rank"] is None, r["final_rank"] or 0, -r["raw"], r["chunk_id"]))
+        out.append(
+            {
+                "chunk_id": str(b.chunk_id[i]),
+                "source": str(b.source[i]),
+                "bm25_rank": _json_safe(float(b.fts_rank[i])) if ranked.in_fts[i] else None,
+                "fts_pos": absent(b.fts_pos[i]),
+                "supp_pos": absent(b.supp_pos[i]),
+                "fts": float(ranked.fts[i]),
+                "distance": _json_safe(float(b.distance[i])) if ranked.in_vec[i] else None,
+                "vec_pos": absent(b.vec_pos[i]),
+                "vec": float(ranked.vec[i]),
+                "merged": float(ranked.merged[i]),
+                "content_free": bool(b.content_free[i]),
+                "decay": float(ranked.decay[i]),
+                "source_weight": float(ranked.weight[i]),
+                "boost": float(ranked.boost[i]),
+                "raw": float(ranked.raw[i]),
+                "display": float(ranked.display[i]),
+                "kept": bool(ranked.kept[i]),
+                "mmr_position": int(ranked.mmr_position[i]) or None,
+                "final_rank": int(ranked.final_rank[i]) or None,
+                "in_set": bool(ranked.in_set[i]),
+            }
+        )
+    out.sort(
+        key=lambda r: (
+            r["final_rank"] is None,
+            r["final_rank"] or 0,
+            -float(r["raw"]),
+            str(r["chunk_id"]),
+        )
+    )
     return out

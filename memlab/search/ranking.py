@@ -70,9 +70,7 @@ def _now_rows(now: float | FloatArray, batch: CandidateBatch) -> FloatArray:
     return arr[batch.segment]
 
 
-def rank_batch(
-    batch: CandidateBatch, config: SearchConfig, now: float | FloatArray
-) -> RankedBatch:
+def rank_batch(batch: CandidateBatch, config: SearchConfig, now: float | FloatArray) -> RankedBatch:
     """Score and rank every query of ``batch`` under ``config`` at time ``now``.
 
     ``now`` is one unix time for all queries or one per query.
@@ -86,7 +84,9 @@ def rank_batch(
         )
     seg = batch.segment
     has_rank = ~np.isnan(batch.fts_rank)
-    in_supp = (batch.supp_pos < limit) if config.evergreen_supplement else np.zeros(len(batch), bool)
+    in_supp = (
+        (batch.supp_pos < limit) if config.evergreen_supplement else np.zeros(len(batch), bool)
+    )
     in_fts = has_rank & ((batch.fts_pos < limit) | in_supp)
     vectors_active = np.array(batch.vector_used, dtype=bool) & config.vectors
     in_vec = (~np.isnan(batch.distance)) & (batch.vec_pos < limit) & vectors_active[seg]
@@ -108,8 +108,9 @@ def rank_batch(
         ),
         config,
     )
-    decay = decay_factor(batch.created_at, _now_rows(now, batch), config.effective_half_life(),
-                         batch.evergreen)
+    decay = decay_factor(
+        batch.created_at, _now_rows(now, batch), config.effective_half_life(), batch.evergreen
+    )
     weight = source_weights(batch.source, config)
     boost = access_boost(batch.access_count)
     raw = signals.merged * decay * weight * boost
@@ -127,9 +128,24 @@ def rank_batch(
         pos = segment_positions(np.arange(len(order)), seg[order])
         chosen = pos < config.max_results
         final_rank[order[chosen]] = pos[chosen] + 1
-    return RankedBatch(batch, config, in_set, in_fts, in_vec, signals.fts, signals.vec,
-                       signals.merged, decay, weight, boost, raw, display, kept,
-                       mmr_position, final_rank)
+    return RankedBatch(
+        batch,
+        config,
+        in_set,
+        in_fts,
+        in_vec,
+        signals.fts,
+        signals.vec,
+        signals.merged,
+        decay,
+        weight,
+        boost,
+        raw,
+        display,
+        kept,
+        mmr_position,
+        final_rank,
+    )
 
 
 def _apply_mmr(
@@ -139,7 +155,7 @@ def _apply_mmr(
     seg = batch.segment[order]
     bounds = np.r_[0, np.flatnonzero(np.diff(seg)) + 1, len(order)]
     out = order.copy()
-    for a, b in zip(bounds[:-1], bounds[1:]):
+    for a, b in zip(bounds[:-1], bounds[1:], strict=True):
         rows = order[a:b]
         if len(rows) <= 1:
             continue

@@ -154,11 +154,13 @@ def _c0_limit(config: SearchConfig) -> int:
 def _grok(x: StageInput, config: SearchConfig) -> Signals:
     fts = fts_minmax(x.rank, x.in_fts, x.segment, x.n_queries)
     vec = vector_from_l2(x.distance, x.in_vec)
-    return Signals(fts, vec, merge_with_fts_floor(fts, vec, config.vector_weight, config.text_weight))
+    return Signals(
+        fts, vec, merge_with_fts_floor(fts, vec, config.vector_weight, config.text_weight)
+    )
 
 
 def _openclaw(x: StageInput, config: SearchConfig) -> Signals:
-    """OpenClaw: absolute BM25 ``|r|/(1+|r|)``, cosine similarity, renormalised weights, no floor."""
+    """OpenClaw: BM25 ``|r|/(1+|r|)``, cosine similarity, renormalised weights, no floor."""
     a = np.abs(x.rank)
     with np.errstate(invalid="ignore", divide="ignore"):
         text = np.where(x.rank < 0, a / (1.0 + a), 1.0 / (1.0 + np.maximum(x.rank, 0.0)))
@@ -212,11 +214,18 @@ def _basic_memory(x: StageInput, config: SearchConfig) -> Signals:
 STRATEGIES: dict[str, Strategy] = {
     s.name: s
     for s in (
-        Strategy("grok", "c0: min–max BM25, 1−d/2, weighted merge never below FTS", _c0_limit, _grok),
-        Strategy("openclaw", "OpenClaw: |r|/(1+|r|), cosine, renormalised weights, no floor",
-                 _openclaw_limit, _openclaw),
-        Strategy("rrf", "reciprocal rank fusion, k=60 (scaled so rank 1 everywhere = 1)",
-                 _c0_limit, _rrf),
+        Strategy(
+            "grok", "c0: min–max BM25, 1−d/2, weighted merge never below FTS", _c0_limit, _grok
+        ),
+        Strategy(
+            "openclaw",
+            "OpenClaw: |r|/(1+|r|), cosine, renormalised weights, no floor",
+            _openclaw_limit,
+            _openclaw,
+        ),
+        Strategy(
+            "rrf", "reciprocal rank fusion, k=60 (scaled so rank 1 everywhere = 1)", _c0_limit, _rrf
+        ),
         Strategy("basic-memory", "max(v, f) + 0.3·min(v, f)", _c0_limit, _basic_memory),
     )
 }

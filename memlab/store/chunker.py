@@ -86,11 +86,7 @@ def _split_section(section: _Section, max_bytes: int, overlap: int) -> list[Chun
 
     for offset, line in enumerate(section.lines):
         number = section.first_line + offset
-        if (
-            not line.strip()
-            and acc.strip()
-            and _nbytes(acc) + _nbytes(line) > max_bytes
-        ):
+        if not line.strip() and acc.strip() and _nbytes(acc) + _nbytes(line) > max_bytes:
             tail = flush(number - 1)
             acc, acc_start, lines_since_split = (tail + "\n" if tail else ""), number, 0
             continue

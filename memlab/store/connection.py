@@ -129,7 +129,9 @@ def open_connection(path: str | Path, *, want_vec: bool = True) -> Connection:
             log.warning(message)
             _warned_no_vec = True
     try:
-        conn.execute("PRAGMA journal_mode=WAL" if target != ":memory:" else "PRAGMA journal_mode=MEMORY")
+        conn.execute(
+            "PRAGMA journal_mode=WAL" if target != ":memory:" else "PRAGMA journal_mode=MEMORY"
+        )
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA foreign_keys=ON")
         fts5 = _fts5_version(conn)

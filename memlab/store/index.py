@@ -94,8 +94,12 @@ class MemoryIndex:
             conn.close()
             raise
         if chosen != config.tokenizer:
-            config = IndexConfig(chosen, config.chunking, config.max_file_bytes, config.created_at_rule)
-        return cls(layout, conn, config, clock or time.time, None if str(target) == ":memory:" else target)
+            config = IndexConfig(
+                chosen, config.chunking, config.max_file_bytes, config.created_at_rule
+            )
+        return cls(
+            layout, conn, config, clock or time.time, None if str(target) == ":memory:" else target
+        )
 
     def close(self) -> None:
         self.connection.close()
@@ -116,8 +120,9 @@ class MemoryIndex:
 
     # ------------------------------------------------------------------ writing
 
-    def reindex_file(self, path: str | Path, source: str | None = None,
-                     now: float | None = None) -> FileOutcome:
+    def reindex_file(
+        self, path: str | Path, source: str | None = None, now: float | None = None
+    ) -> FileOutcome:
         """Bring the chunks of one file up to date (SPEC §2.2), in one transaction."""
         rel = self.layout.rel(path)
         now = self.clock() if now is None else now
@@ -131,19 +136,25 @@ class MemoryIndex:
             self._warn(f"skipped {rel}: {read.reason}")
             return FileOutcome(rel, "skipped", reason=read.reason)
         source = source or self.layout.classify_source(rel)
-        chunks = chunk_markdown(read.text, self.config.chunking.max_bytes,
-                                self.config.chunking.overlap_chars)
-        created = now if self.config.created_at_rule == "insert" else filename_date(rel, read.mtime_ns)
+        chunks = chunk_markdown(
+            read.text, self.config.chunking.max_bytes, self.config.chunking.overlap_chars
+        )
+        created = (
+            now if self.config.created_at_rule == "insert" else filename_date(rel, read.mtime_ns)
+        )
         with self.transaction():
             outcome = self._apply_chunks(rel, chunks, source, now, created)
             self._record_file(rel, read, now)
         return outcome
 
-    def _apply_chunks(self, rel: str, chunks: list[Chunk], source: str, now: float,
-                      created: float) -> FileOutcome:
+    def _apply_chunks(
+        self, rel: str, chunks: list[Chunk], source: str, now: float, created: float
+    ) -> FileOutcome:
         existing = {
             row[0]: (row[1], row[2], row[3])
-            for row in self.db.execute("SELECT id, rowid, hash, text FROM chunks WHERE path = ?", (rel,))
+            for row in self.db.execute(
+                "SELECT id, rowid, hash, text FROM chunks WHERE path = ?", (rel,)
+            )
         }
         outcome = FileOutcome(rel, "indexed")
         produced: set[str] = set()
@@ -168,8 +179,17 @@ class MemoryIndex:
                 cur = self.db.execute(
                     "INSERT INTO chunks(id, path, start_line, end_line, text, hash, source, "
                     "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (cid, rel, chunk.start_line, chunk.end_line, chunk.text, digest, source,
-                     created, now),
+                    (
+                        cid,
+                        rel,
+                        chunk.start_line,
+                        chunk.end_line,
+                        chunk.text,
+                        digest,
+                        source,
+                        created,
+                        now,
+                    ),
                 )
                 self._fts_insert(cur.lastrowid, chunk.text)
                 outcome.added += 1
@@ -184,8 +204,12 @@ class MemoryIndex:
         """Remove every chunk of a path (FTS rows, vectors, chunk rows)."""
         rel = self.layout.rel(path)
         with self.transaction():
-            rows = [(r[0], r[1], r[2]) for r in
-                    self.db.execute("SELECT id, rowid, text FROM chunks WHERE path = ?", (rel,))]
+            rows = [
+                (r[0], r[1], r[2])
+                for r in self.db.execute(
+                    "SELECT id, rowid, text FROM chunks WHERE path = ?", (rel,)
+                )
+            ]
             self._delete_rows(rows)
             self.db.execute("DELETE FROM files WHERE path = ?", (rel,))
         return len(rows)
@@ -227,15 +251,19 @@ class MemoryIndex:
 
     def indexed_files(self) -> dict[str, tuple[int, int]]:
         """path → (size, mtime_ns) as last indexed."""
-        return {r[0]: (int(r[1]), int(r[2])) for r in
-                self.db.execute("SELECT path, size, mtime_ns FROM files")}
+        return {
+            r[0]: (int(r[1]), int(r[2]))
+            for r in self.db.execute("SELECT path, size, mtime_ns FROM files")
+        }
 
     def indexed_paths(self) -> set[str]:
         return {r[0] for r in self.db.execute("SELECT DISTINCT path FROM chunks")}
 
     def stats(self) -> IndexStats:
-        by_source = {r[0]: int(r[1]) for r in
-                     self.db.execute("SELECT source, COUNT(*) FROM chunks GROUP BY source")}
+        by_source = {
+            r[0]: int(r[1])
+            for r in self.db.execute("SELECT source, COUNT(*) FROM chunks GROUP BY source")
+        }
         files = int(self.db.execute("SELECT COUNT(DISTINCT path) FROM chunks").fetchone()[0])
         return IndexStats(sum(by_source.values()), files, by_source)
 

@@ -150,5 +150,7 @@ def _is_under(path: Path, parent: Path) -> bool:
 def workspaces(root: Path) -> list[str]:
     """Top-level directories of a memory root (each is a workspace)."""
     return sorted(
-        e.name for e in os.scandir(root) if e.is_dir(follow_symlinks=False) and not e.name.startswith(".")
+        e.name
+        for e in os.scandir(root)
+        if e.is_dir(follow_symlinks=False) and not e.name.startswith(".")
     )

@@ -44,8 +44,13 @@ class SyncReport:
 class MemoryStore:
     """A memory root plus the index of one of its workspaces."""
 
-    def __init__(self, layout: MemoryLayout, index: MemoryIndex, watcher_config: WatcherConfig,
-                 embedder: EmbeddingProvider | None) -> None:
+    def __init__(
+        self,
+        layout: MemoryLayout,
+        index: MemoryIndex,
+        watcher_config: WatcherConfig,
+        embedder: EmbeddingProvider | None,
+    ) -> None:
         self.layout = layout
         self.index = index
         self.dirty = DirtySet()
@@ -72,8 +77,9 @@ class MemoryStore:
         scan: bool = True,
     ) -> MemoryStore:
         layout = MemoryLayout.open(root, workspace)
-        index = MemoryIndex.open(layout, index_path=index_path, config=config, clock=clock,
-                                 tokenizer=tokenizer)
+        index = MemoryIndex.open(
+            layout, index_path=index_path, config=config, clock=clock, tokenizer=tokenizer
+        )
         try:
             store = cls(layout, index, watcher or WatcherConfig(), embedder)
         except BaseException:
@@ -88,8 +94,12 @@ class MemoryStore:
     def __enter__(self) -> MemoryStore:
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         self.close()
 
     def close(self) -> None:
@@ -104,8 +114,9 @@ class MemoryStore:
 
     # ----------------------------------------------------------------- delegation
 
-    def reindex_file(self, path: str | Path, source: str | None = None,
-                     now: float | None = None) -> FileOutcome:
+    def reindex_file(
+        self, path: str | Path, source: str | None = None, now: float | None = None
+    ) -> FileOutcome:
         return self.index.reindex_file(path, source, now)
 
     def delete_path(self, path: str | Path) -> int:
@@ -188,14 +199,17 @@ class MemoryStore:
         missing = vectors.chunks_without_vectors(self.index)
         failed = False
         for start in range(0, len(missing), EMBED_BATCH):
-            batch = missing[start:start + EMBED_BATCH]
+            batch = missing[start : start + EMBED_BATCH]
             try:
                 matrix = checked_embed(self.embedder, [text for _, _, text in batch])
             except EmbeddingError as exc:
                 failed = True
                 report.embed_failures.append(str(exc))
-                log.warning("embedding batch of %d chunks skipped (retried on the next sync): %s",
-                            len(batch), exc)
+                log.warning(
+                    "embedding batch of %d chunks skipped (retried on the next sync): %s",
+                    len(batch),
+                    exc,
+                )
                 continue
             vectors.put_vectors(self.index, [(cid, h) for cid, h, _ in batch], matrix)
             report.embedded += len(batch)

@@ -104,7 +104,7 @@ class Watcher:
         self.dirty = dirty
         watcher = self
 
-        class _Handler(FileSystemEventHandler):  # type: ignore[misc]
+        class _Handler(FileSystemEventHandler):
             def on_any_event(self, event: FileSystemEvent) -> None:
                 if event.is_directory or event.event_type in ("opened", "closed_no_write"):
                     return

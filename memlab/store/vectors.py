@@ -79,7 +79,8 @@ def reconcile(index: MemoryIndex) -> int:
     """Drop vectors whose chunk is gone or whose text changed; return how many."""
     current = dict(index.db.execute("SELECT id, hash FROM chunks").fetchall())
     stale = [
-        cid for cid, digest in index.db.execute(f"SELECT chunk_id, hash FROM {TABLE}")
+        cid
+        for cid, digest in index.db.execute(f"SELECT chunk_id, hash FROM {TABLE}")
         if current.get(cid) != digest
     ]
     with index.transaction():
@@ -93,7 +94,9 @@ def chunks_without_vectors(index: MemoryIndex) -> list[tuple[str, str, str]]:
     have = {r[0] for r in index.db.execute(f"SELECT chunk_id FROM {TABLE}")}
     return [
         (cid, digest, text)
-        for cid, digest, text in index.db.execute("SELECT id, hash, text FROM chunks ORDER BY rowid")
+        for cid, digest, text in index.db.execute(
+            "SELECT id, hash, text FROM chunks ORDER BY rowid"
+        )
         if cid not in have
     ]
 

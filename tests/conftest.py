@@ -1,0 +1,59 @@
+"""Shared fixtures: small memory trees on disk and stores over them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from memlab.store.store import MemoryStore
+
+WS = "proj-1234abcd"
+DAY = 86400.0
+T0 = 1_767_225_600.0  # 2026-01-01T00:00:00Z
+
+
+def write(root: Path, rel: str, text: str | bytes) -> Path:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def memory(tmp_path: Path) -> Path:
+    """A memory root with global, workspace and two session files."""
+    root = tmp_path / "memory"
+    write(root, "MEMORY.md", "# Preferences\n\nAlways run pytest with -q before committing.\n")
+    write(root, f"{WS}/MEMORY.md", "# Project\n\nThe API server listens on port 8080.\n")
+    write(
+        root,
+        f"{WS}/sessions/2026-01-01-auth-aaaa1111.md",
+        "# Auth bug\n\nFixed the token refresh bug in the auth middleware.\n",
+    )
+    write(
+        root,
+        f"{WS}/sessions/2026-01-05-deploy-bbbb2222.md",
+        "# Deploy\n\nDeployed the API with the new rate limits.\n",
+    )
+    return root
+
+
+@pytest.fixture
+def open_store(tmp_path: Path) -> Iterator[Callable[..., MemoryStore]]:
+    """Factory: open a store (index in tmp_path) and close it at teardown."""
+    stores: list[MemoryStore] = []
+
+    def factory(root: Path, **kwargs: object) -> MemoryStore:
+        kwargs.setdefault("index_path", tmp_path / f"index-{len(stores)}.sqlite")
+        store = MemoryStore.open(root, **kwargs)  # type: ignore[arg-type]
+        stores.append(store)
+        return store
+
+    yield factory
+    for s in stores:
+        s.close()

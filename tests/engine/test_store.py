@@ -1,0 +1,215 @@
+"""reindex_file / delete_path semantics (SPEC §2.2) and bad files, on real SQLite."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from memlab.store.store import MemoryStore
+from tests.conftest import DAY, T0, WS, write
+
+SESSION = f"{WS}/sessions/2026-01-01-auth-aaaa1111.md"
+
+
+def rows(store: MemoryStore, path: str | None = None) -> dict[str, tuple]:
+    sql = "SELECT id, source, created_at, updated_at, access_count, text FROM chunks"
+    args: tuple = ()
+    if path:
+        sql, args = sql + " WHERE path = ?", (path,)
+    return {r[0]: r[1:] for r in store.index.db.execute(sql, args)}
+
+
+def fts_ids(store: MemoryStore, word: str) -> set[str]:
+    q = "SELECT c.id FROM chunks_fts f JOIN chunks c ON c.rowid = f.rowid WHERE chunks_fts MATCH ?"
+    return {r[0] for r in store.index.db.execute(q, (f'"{word}"',))}
+
+
+def test_sources_are_classified(memory: Path, open_store: Callable[..., MemoryStore]) -> None:
+    store = open_store(memory)
+    store.build(now=T0)
+    sources = {cid.rsplit(":", 1)[0]: r[0] for cid, r in rows(store).items()}
+    assert sources == {
+        "MEMORY.md": "global",
+        f"{WS}/MEMORY.md": "workspace",
+        SESSION: "session",
+        f"{WS}/sessions/2026-01-05-deploy-bbbb2222.md": "session",
+    }
+
+
+def test_update_keeps_source_created_at_and_access_count(
+    memory: Path, open_store: Callable[..., MemoryStore]
+) -> None:
+    store = open_store(memory)
+    store.build(now=T0)
+    store.index.reindex_file(SESSION, source="custom", now=T0 + DAY)  # same hash: skipped
+    store.index.record_access([f"{SESSION}:0"], now=T0 + DAY)
+    write(memory, SESSION, "# Auth bug\n\nFixed the refresh bug; added a regression test.\n")
+    out = store.index.reindex_file(SESSION, source="other", now=T0 + 2 * DAY)
+    assert (out.updated, out.added, out.removed) == (1, 0, 0)
+    source, created, updated, access, text = rows(store, SESSION)[f"{SESSION}:0"]
+    assert (source, created, updated, access) == ("session", T0, T0 + 2 * DAY, 1)
+    assert "regression" in text
+    assert fts_ids(store, "regression") == {f"{SESSION}:0"}
+    assert fts_ids(store, "token") == set()  # the old FTS row was replaced
+
+
+def test_unchanged_tree_reindex_changes_nothing(
+    memory: Path, open_store: Callable[..., MemoryStore]
+) -> None:
+    store = open_store(memory)
+    store.build(now=T0)
+    before = rows(store)
+    for rel in store.layout.scan():
+        assert store.index.reindex_file(rel, now=T0 + 5 * DAY).action == "unchanged"
+    assert rows(store) == before
+    assert store.scan_changes() == []
+
+
+def test_positional_ids_and_removed_chunks(
+    memory: Path, open_store: Callable[..., MemoryStore]
+) -> None:
+    store = open_store(memory, config=None)
+    big = "# Log\n\n" + "\n\n".join(f"## Part {i}\n\n" + ("detail " * 200) for i in range(4))
+    write(memory, SESSION, big)
+    store.build(now=T0)
+    ids = sorted(rows(store, SESSION))
+    assert ids == [f"{SESSION}:{i}" for i in range(len(ids))] and len(ids) >= 4
+    write(memory, SESSION, "# Log\n\nshort now\n")
+    out = store.index.reindex_file(SESSION, now=T0 + DAY)
+    assert out.removed == len(ids) - 1
+    assert sorted(rows(store, SESSION)) == [f"{SESSION}:0"]
+    assert fts_ids(store, "detail") == set()
+
+
+def test_new_chunk_gets_created_at_now(
+    memory: Path, open_store: Callable[..., MemoryStore]
+) -> None:
+    store = open_store(memory)
+    store.build(now=T0)
+    write(memory, f"{WS}/sessions/2026-02-01-new-cccc3333.md", "# New\n\nbrand new note\n")
+    store.build(now=T0 + 3 * DAY)
+    ((_, created, updated, _, _),) = rows(
+        store, f"{WS}/sessions/2026-02-01-new-cccc3333.md"
+    ).values()
+    assert created == updated == T0 + 3 * DAY
+
+
+def test_delete_path_removes_chunks_and_fts(
+    memory: Path, open_store: Callable[..., MemoryStore]
+) -> None:
+    store = open_store(memory)
+    store.build(now=T0)
+    assert store.delete_path(SESSION) == 1
+    assert rows(store, SESSION) == {} and fts_ids(store, "token") == set()
+
+
+def test_injectable_clock(memory: Path, open_store: Callable[..., MemoryStore]) -> None:
+    store = open_store(memory, clock=lambda: T0 + 42.0)
+    store.build()
+    assert {r[1] for r in rows(store).values()} == {T0 + 42.0}
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (b"# Bad\n\xff\xfe not utf-8\n", "UTF-8"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00binary", "binary"),
+    ],
+)
+def test_bad_files_are_skipped_and_keep_old_chunks(
+    memory: Path, open_store: Callable[..., MemoryStore], content: bytes, reason: str
+) -> None:
+    store = open_store(memory)
+    store.build(now=T0)
+    before = rows(store, SESSION)
+    write(memory, SESSION, content)
+    report = store.build(now=T0 + DAY)
+    [skip] = report.skipped
+    assert skip.path == SESSION and reason in skip.reason
+    assert rows(store, SESSION) == before
+    assert any(reason in w for w in store.index.warnings)
+
+
+def test_empty_file_has_no_chunks(memory: Path, open_store: Callable[..., MemoryStore]) -> None:
+    store = open_store(memory)
+    store.build(now=T0)
+    write(memory, SESSION, "")
+    store.build(now=T0 + DAY)
+    assert rows(store, SESSION) == {}
+
+
+def test_oversized_file_is_skipped(memory: Path, open_store: Callable[..., MemoryStore]) -> None:
+    write(memory, f"{WS}/sessions/2026-01-09-huge-dddd4444.md", "x" * (50 * 1024 * 1024))
+    store = open_store(memory)
+    report = store.build(now=T0)
+    [skip] = report.skipped
+    assert "limit" in skip.reason
+    assert rows(store, f"{WS}/sessions/2026-01-09-huge-dddd4444.md") == {}
+    assert len(rows(store)) == 4
+
+
+def test_symlink_outside_root_is_never_followed(
+    memory: Path, tmp_path: Path, open_store: Callable[..., MemoryStore]
+) -> None:
+    secret = write(tmp_path, "outside/secret.md", "# Secret\n\nthe password is hunter2\n")
+    os.symlink(secret, memory / WS / "sessions" / "2026-01-02-link-eeee5555.md")
+    os.symlink(secret.parent, memory / WS / "linkdir")
+    store = open_store(memory)
+    store.build(now=T0)
+    assert fts_ids(store, "hunter2") == set()
+    assert not any("secret" in p or "linkdir" in p for p in store.index.indexed_paths())
+
+
+def test_symlink_inside_root_is_indexed(
+    memory: Path, open_store: Callable[..., MemoryStore]
+) -> None:
+    os.symlink(memory / "MEMORY.md", memory / WS / "sessions" / "2026-01-03-alias-ffff6666.md")
+    store = open_store(memory)
+    store.build(now=T0)
+    assert f"{WS}/sessions/2026-01-03-alias-ffff6666.md" in store.index.indexed_paths()
+
+
+def test_file_deleted_during_sync_is_removed(
+    memory: Path, open_store: Callable[..., MemoryStore]
+) -> None:
+    store = open_store(memory)
+    store.build(now=T0)
+    store.dirty.add([SESSION])
+    (memory / SESSION).unlink()
+    report = store.sync(now=T0 + DAY)
+    assert [o.action for o in report.outcomes] == ["deleted"]
+    assert rows(store, SESSION) == {}
+
+
+def test_other_workspaces_are_not_indexed(
+    memory: Path, open_store: Callable[..., MemoryStore]
+) -> None:
+    write(memory, "other-9999/MEMORY.md", "# Other\n\nnot ours\n")
+    store = open_store(memory, workspace=WS)
+    store.build(now=T0)
+    assert not any(p.startswith("other-9999") for p in store.index.indexed_paths())
+
+
+def test_schema_and_tokenizer_are_recorded(memory: Path, tmp_path: Path) -> None:
+    from memlab.errors import SchemaMismatchError
+    from memlab.store.schema import SCHEMA_VERSION, get_meta
+
+    path = tmp_path / "idx.sqlite"
+    with MemoryStore.open(memory, index_path=path, tokenizer="trigram") as store:
+        assert get_meta(store.index.db, "schema_version") == str(SCHEMA_VERSION)
+        assert store.index.tokenizer == "trigram"
+    with MemoryStore.open(memory, index_path=path) as store:  # None: accept the index's own
+        assert store.index.tokenizer == "trigram"
+    with pytest.raises(SchemaMismatchError, match="rebuild"):
+        MemoryStore.open(memory, index_path=path, tokenizer="porter")
+
+
+def test_unreadable_index_is_a_clear_error(memory: Path, tmp_path: Path) -> None:
+    from memlab.errors import StoreError
+
+    bad = write(tmp_path, "bad.sqlite", b"this is not a database" * 100)
+    with pytest.raises(StoreError, match="not a readable SQLite index"):
+        MemoryStore.open(memory, index_path=bad)
