@@ -18,6 +18,7 @@ from memlab.errors import MemlabError
 COMMAND_MODULES = (
     "memlab.cli.engine",
     "memlab.cli.agents",
+    "memlab.cli.dataset",
 )
 
 

@@ -1,0 +1,152 @@
+"""``memlab dataset …``: validate, inspect, import, generate datasets and update digests."""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from memlab.datasets import compute_digest, load_dataset, update_digest, validate_dataset
+from memlab.datasets.importers import IMPORTERS, ImportOptions, import_dataset
+from memlab.datasets.importers.longmemeval import FUTURE_POLICIES
+from memlab.datasets.timefmt import format_iso
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "dataset",
+        help="validate, inspect, import and generate evaluation datasets",
+        description="Work with memlab datasets (format: see `pydoc memlab.datasets`).",
+    )
+    sub = parser.add_subparsers(dest="dataset_command", metavar="SUBCOMMAND")
+    sub.required = True
+
+    p = sub.add_parser("validate", help="report every problem of a dataset (exit 1 if any error)")
+    p.add_argument("dir", type=Path, help="dataset folder")
+    p.add_argument("--all", action="store_true", help="show every problem, not the first 50")
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("info", help="summarise a dataset: metadata, groups, queries, judgements")
+    p.add_argument("dir", type=Path, help="dataset folder")
+    p.set_defaults(func=cmd_info)
+
+    p = sub.add_parser("digest", help="print the digest of a dataset's files (--write: store it)")
+    p.add_argument("dir", type=Path, help="dataset folder")
+    p.add_argument("--write", action="store_true", help="write the digest into manifest.json")
+    p.set_defaults(func=cmd_digest)
+
+    _add_import(sub)
+
+    p = sub.add_parser(
+        "generate", help="write the synthetic agent-memory dataset (seeded, reproducible)"
+    )
+    p.add_argument("dest", type=Path, metavar="DEST", help="the dataset folder to write")
+    p.add_argument(
+        "--seed", type=int, default=None, help="random seed (default: the shipped dataset's)"
+    )
+    p.add_argument(
+        "--force", action="store_true", help="overwrite a dataset already in DEST (keeps vectors/)"
+    )
+    p.set_defaults(func=cmd_generate)
+
+
+def _add_import(sub: Any) -> None:
+    kinds = "; ".join(f"{k}: {imp.summary}" for k, imp in IMPORTERS.items())
+    p = sub.add_parser(
+        "import",
+        help="convert an external dataset into the memlab format",
+        description=f"KIND is one of {kinds}. Nothing is downloaded.",
+    )
+    p.add_argument("kind", metavar="KIND", help=", ".join(IMPORTERS))
+    p.add_argument("src", type=Path, metavar="SRC", help="the source file or folder")
+    p.add_argument("dest", type=Path, metavar="DEST", help="the dataset folder to write")
+    p.add_argument("--name", help="dataset name (default from SRC)")
+    p.add_argument("--description", help="dataset description")
+    p.add_argument("--licence", help="licence to record (default: the source's)")
+    p.add_argument("--origin", help="origin to record (default: the source and its sha256)")
+    p.add_argument(
+        "--as-of", dest="as_of", help="evaluation time, ISO 8601 (e.g. 2026-06-30T18:00:00Z)"
+    )
+    p.add_argument("--limit", type=int, help="import only the first N questions / conversations")
+    p.add_argument("--split", default="test", help="beir: qrels split to use (default: test)")
+    p.add_argument(
+        "--future-sessions",
+        dest="future_sessions",
+        default="clamp",
+        choices=FUTURE_POLICIES,
+        help="longmemeval: sessions dated after the question (default: clamp to its date)",
+    )
+    p.add_argument("--force", action="store_true", help="overwrite a dataset already in DEST")
+    p.set_defaults(func=cmd_import)
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    report = validate_dataset(args.dir)
+    print(report.format(limit=None if args.all else 50))
+    return 0 if report.ok else 1
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    ds = load_dataset(args.dir)
+    print(f"name:        {ds.name}")
+    print(f"description: {ds.description}")
+    print(f"licence:     {ds.licence}")
+    print(f"origin:      {ds.origin}")
+    print(f"as_of:       {format_iso(ds.as_of)}")
+    print(f"digest:      {ds.digest}")
+    files = sum(len(g.created_at) for g in ds.groups.values())
+    print(f"groups:      {len(ds.groups)} ({files} memory files)")
+    if len(ds.groups) == 1:
+        group = next(iter(ds.groups.values()))
+        print(f"workspace:   {group.workspace or '(none: global memory only)'}")
+    categories = Counter(q.category or "(none)" for q in ds.queries)
+    print(f"queries:     {len(ds.queries)} ({sum(q.abstention for q in ds.queries)} abstention)")
+    for name, n in sorted(categories.items()):
+        print(f"  {name}: {n}")
+    for level in ds.levels:
+        judged = ds.with_level(level)
+        relevant = sum(g > 0 for j in judged.qrels.values() for g in j.values())
+        unjudged = sum(not q.abstention and not judged.judged(q.query_id) for q in ds.queries)
+        default = " (default)" if level == ds.levels[0] else ""
+        print(
+            f"level {level}{default}: {relevant} relevant targets, "
+            f"{unjudged} unjudged non-abstention queries"
+        )
+    return 0
+
+
+def cmd_digest(args: argparse.Namespace) -> int:
+    if args.write:
+        print(update_digest(args.dir))
+    else:
+        print(compute_digest(args.dir))
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    options = ImportOptions(
+        name=args.name,
+        description=args.description,
+        licence=args.licence,
+        origin=args.origin,
+        as_of=args.as_of,
+        limit=args.limit,
+        split=args.split,
+        future_sessions=args.future_sessions,
+        force=args.force,
+    )
+    result = import_dataset(args.kind, args.src, args.dest, options)
+    print(result.summary())
+    report = validate_dataset(result.dest)
+    print(report.format(limit=20))
+    return 0 if report.ok else 1
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    from memlab.datasets.generator import DEFAULT_SEED, generate_agent_memory
+
+    seed = DEFAULT_SEED if args.seed is None else args.seed
+    dest = generate_agent_memory(args.dest, seed=seed, force=args.force)
+    print(validate_dataset(dest).format(limit=20))
+    return 0

@@ -1,0 +1,106 @@
+"""``validate_dataset`` (report every problem) and ``load_dataset`` (raise on errors)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memlab.datasets.checks import check_qrels, check_queries
+from memlab.datasets.groups import GroupInfo, check_files, load_groups
+from memlab.datasets.model import MANIFEST, Dataset, MemoryGroup, Query
+from memlab.datasets.problems import ValidationReport
+from memlab.datasets.reader import RawDataset, read_raw
+from memlab.datasets.scan import compute_digest
+from memlab.errors import DatasetError, unknown_name
+
+
+def _inspect(path: Path) -> tuple[Dataset | None, ValidationReport]:
+    report = ValidationReport(path)
+    if not path.is_dir():
+        report.add("missing_files", str(path), None, "not a directory", "point at a dataset folder")
+        return None, report
+    raw = read_raw(path, report)
+    if raw is None:
+        return None, report
+    groups = load_groups(path, raw, report)
+    check_files(raw, groups, report)
+    queries = check_queries(raw, groups, report)
+    levels = check_qrels(path, raw, groups, queries, report)
+    digest = compute_digest(path)
+    if raw.manifest.get("digest") != digest:
+        report.add(
+            "digest_mismatch",
+            MANIFEST,
+            None,
+            f"digest {raw.manifest.get('digest')} does not match the files ({digest})",
+            f"if the change is intended, run `memlab dataset digest {path} --write`",
+        )
+    report.stats = _stats(groups, queries, levels)
+    if report.errors:
+        return None, report
+    return _build(path, raw, groups, queries, levels), report
+
+
+def _stats(
+    groups: dict[str, GroupInfo], queries: list[Query], levels: dict[str, dict[str, dict[str, int]]]
+) -> dict[str, int]:
+    stats = {
+        "groups": len(groups),
+        "memory_files": sum(len(g.files) for g in groups.values()),
+        "facts": sum(len(g.facts) for g in groups.values()),
+        "queries": len(queries),
+        "abstention_queries": sum(q.abstention for q in queries),
+    }
+    for level, judged in levels.items():
+        stats[f"relevant[{level}]"] = sum(g > 0 for j in judged.values() for g in j.values())
+    return stats
+
+
+def _build(
+    path: Path,
+    raw: RawDataset,
+    groups: dict[str, GroupInfo],
+    queries: list[Query],
+    levels: dict[str, dict[str, dict[str, int]]],
+) -> Dataset:
+    m = raw.manifest
+    return Dataset(
+        path=path,
+        name=m.get("name"),
+        description=m.get("description", ""),
+        licence=m.get("licence"),
+        origin=m.get("origin"),
+        as_of=m.get("as_of"),
+        digest=m.get("digest"),
+        format_version=m.get("format_version"),
+        groups={
+            gid: MemoryGroup(gid, g.root, g.workspace, g.as_of, dict(g.created_at))
+            for gid, g in groups.items()
+        },
+        queries=tuple(queries),
+        level=raw.levels[0][0],
+        qrels_by_level=levels,
+        facts={gid: {f: tuple(locs) for f, locs in g.facts.items()} for gid, g in groups.items()},
+    )
+
+
+def validate_dataset(path: str | Path) -> ValidationReport:
+    """Check a dataset folder; the report lists every problem (file, line, fix) and counts."""
+    return _inspect(Path(path))[1]
+
+
+def load_dataset(path: str | Path, level: str | None = None) -> Dataset:
+    """Load a dataset; ``DatasetError`` lists every error if it is broken.
+
+    ``level`` picks the judgement level (default: the first the manifest lists).
+    Warnings (e.g. unjudged queries) do not stop loading; see ``validate_dataset``.
+    """
+    dataset, report = _inspect(Path(path))
+    report.raise_if_errors()
+    if dataset is None:  # only possible with errors, which raised above
+        raise DatasetError(f"dataset {path} could not be loaded")
+    if level is not None and level not in dataset.levels:
+        raise DatasetError(unknown_name("judgement level", level, dataset.levels))
+    return dataset if level is None else dataset.with_level(level)
+
+
+__all__ = ["load_dataset", "validate_dataset"]

@@ -1,0 +1,148 @@
+"""The in-memory form of a dataset: ``Dataset``, ``MemoryGroup``, ``Query``."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memlab.errors import DatasetError, unknown_name
+from memlab.store.layout import MemoryLayout
+
+FORMAT_VERSION = 1
+MANIFEST = "manifest.json"
+FILES = "files.jsonl"
+QUERIES = "queries.jsonl"
+QRELS = "qrels.tsv"
+MEMORY_DIR = "memory"
+GROUPS_DIR = "groups"
+VECTORS_DIR = "vectors"
+README = "README.md"
+DEFAULT_GROUP = "default"  # the id of the one group of a dataset without "groups"
+DEFAULT_LEVEL = "default"  # the level name of a dataset without a "qrels" list
+
+Judgements = Mapping[str, Mapping[str, int]]  # query_id -> target -> relevance
+
+
+@dataclass(frozen=True)
+class MemoryGroup:
+    """One independent memory: a memory root, the workspace to index, its "now".
+
+    ``created_at`` maps every root-relative path the group's index covers (global
+    ``*.md`` files and the workspace's ``*.md`` files) to the unix time at which
+    replay must index it.
+    """
+
+    id: str
+    root: Path
+    workspace: str | None
+    as_of: float
+    created_at: Mapping[str, float]
+
+    @property
+    def layout(self) -> MemoryLayout:
+        return MemoryLayout(self.root, self.workspace)
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        """Root-relative paths in replay order (created_at, then path)."""
+        return tuple(sorted(self.created_at, key=lambda p: (self.created_at[p], p)))
+
+
+@dataclass(frozen=True)
+class Query:
+    query_id: str
+    text: str
+    group: str
+    as_of: float  # the query's own as_of, else its group's, else the dataset's
+    category: str | None = None
+    tags: tuple[str, ...] = ()
+    abstention: bool = False  # nothing in the memory answers it
+    stale_targets: tuple[str, ...] = ()  # targets holding a superseded answer
+    answer: str | None = None  # informational (from the source dataset)
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """A loaded, validated dataset. ``qrels`` are the judgements of ``level``."""
+
+    path: Path
+    name: str
+    description: str
+    licence: str
+    origin: str
+    as_of: float
+    digest: str
+    format_version: int
+    groups: Mapping[str, MemoryGroup]
+    queries: tuple[Query, ...]
+    level: str
+    qrels_by_level: Mapping[str, Judgements]
+    # group -> fact id -> ((path, line), ...) where the marker is written
+    facts: Mapping[str, Mapping[str, tuple[tuple[str, int], ...]]] = field(default_factory=dict)
+
+    @property
+    def levels(self) -> tuple[str, ...]:
+        """Judgement levels in manifest order; the first is the default."""
+        return tuple(self.qrels_by_level)
+
+    @property
+    def qrels(self) -> Judgements:
+        """``{query_id: {target: relevance}}`` at the selected level."""
+        return self.qrels_by_level[self.level]
+
+    def with_level(self, level: str) -> Dataset:
+        """The same dataset judged at another level (e.g. "session" or "turn")."""
+        if level not in self.qrels_by_level:
+            raise DatasetError(unknown_name("judgement level", level, self.qrels_by_level))
+        return dataclasses.replace(self, level=level)
+
+    def query(self, query_id: str) -> Query:
+        for q in self.queries:
+            if q.query_id == query_id:
+                return q
+        raise DatasetError(unknown_name("query", query_id, [q.query_id for q in self.queries]))
+
+    def queries_in(self, group: str) -> tuple[Query, ...]:
+        if group not in self.groups:
+            raise DatasetError(unknown_name("group", group, self.groups))
+        return tuple(q for q in self.queries if q.group == group)
+
+    def group_of(self, query_id: str) -> MemoryGroup:
+        return self.groups[self.query(query_id).group]
+
+    def judged(self, query_id: str) -> bool:
+        """True if the query has at least one positive judgement at this level."""
+        return any(g > 0 for g in self.qrels.get(query_id, {}).values())
+
+    def select(
+        self,
+        *,
+        categories: Collection[str] | None = None,
+        exclude_tags: Collection[str] = (),
+        abstention: bool | None = None,
+        where: Callable[[Query], bool] | None = None,
+    ) -> Dataset:
+        """A copy keeping only the queries that pass every filter given.
+
+        Example (the official LongMemEval retrieval protocol):
+        ``ds.select(abstention=False, exclude_tags={"no-user-evidence"})``.
+        """
+
+        def keep(q: Query) -> bool:
+            if categories is not None and q.category not in categories:
+                return False
+            if set(q.tags) & set(exclude_tags):
+                return False
+            if abstention is not None and q.abstention != abstention:
+                return False
+            return where is None or where(q)
+
+        queries = tuple(q for q in self.queries if keep(q))
+        ids = {q.query_id for q in queries}
+        qrels = {
+            level: {qid: j for qid, j in judged.items() if qid in ids}
+            for level, judged in self.qrels_by_level.items()
+        }
+        return dataclasses.replace(self, queries=queries, qrels_by_level=qrels)

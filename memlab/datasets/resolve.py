@@ -1,0 +1,162 @@
+"""Resolve chunk-independent targets to chunks (pure, except ``chunk_group`` which reads files).
+
+Rules, for a chunk record (chunk_id, path, start_line, end_line, text):
+
+* ``path`` matches every chunk of that file;
+* ``path#La-Lb`` matches the chunks of that file whose line span overlaps a..b;
+* ``fact:<id>`` matches every chunk whose text contains ``<!-- fact:<id> -->``
+  (a marker carried into the next chunk's overlap matches that chunk too).
+
+A chunk gets the maximum grade of the targets it matches. Paths are
+root-relative, so chunks must come from the query's own group.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from memlab.datasets.model import Dataset, MemoryGroup
+from memlab.datasets.targets import FACT_MARKER_RE, Target, parse_target
+from memlab.errors import DatasetError, unknown_name
+from memlab.store.chunker import chunk_markdown
+
+
+class ChunkLike(Protocol):
+    """Anything with these attributes (``ChunkRecord``, the engine's candidate rows)."""
+
+    @property
+    def chunk_id(self) -> str: ...
+    @property
+    def path(self) -> str: ...
+    @property
+    def start_line(self) -> int: ...
+    @property
+    def end_line(self) -> int: ...
+    @property
+    def text(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class ChunkRecord:
+    chunk_id: str  # "<root-relative path>:<i>", as the engine names chunks
+    path: str
+    start_line: int  # 1-based, inclusive
+    end_line: int
+    text: str
+    source: str  # "global" | "workspace" | "session" (SPEC §1)
+    created_at: float
+
+
+def chunk_group(
+    group: MemoryGroup, *, max_bytes: int = 1600, overlap_chars: int = 320
+) -> list[ChunkRecord]:
+    """Chunk every file a group's index covers, in path order, with ``chunk_markdown``."""
+    layout = group.layout
+    records: list[ChunkRecord] = []
+    for rel in sorted(group.created_at):
+        text = layout.abs(rel).read_text(encoding="utf-8")
+        source = layout.classify_source(rel)
+        for i, chunk in enumerate(chunk_markdown(text, max_bytes, overlap_chars)):
+            records.append(
+                ChunkRecord(
+                    f"{rel}:{i}",
+                    rel,
+                    chunk.start_line,
+                    chunk.end_line,
+                    chunk.text,
+                    source,
+                    group.created_at[rel],
+                )
+            )
+    return records
+
+
+def _matches(target: Target, chunk: ChunkLike, facts: set[str]) -> bool:
+    if target.fact is not None:
+        return target.fact in facts
+    if chunk.path != target.path:
+        return False
+    if target.start_line is None or target.end_line is None:
+        return True
+    return chunk.start_line <= target.end_line and target.start_line <= chunk.end_line
+
+
+def resolve_targets(targets: Iterable[str], chunks: Sequence[ChunkLike]) -> dict[str, list[str]]:
+    """``{target: [chunk ids in chunk order]}`` (an unmatched target maps to ``[]``)."""
+    parsed = {t: parse_target(t) for t in targets}
+    by_path: dict[str, list[ChunkLike]] = {}
+    by_fact: dict[str, list[str]] = {}
+    for chunk in chunks:
+        by_path.setdefault(chunk.path, []).append(chunk)
+        if "<!-- fact:" in chunk.text:
+            for fact in dict.fromkeys(m.group(1) for m in FACT_MARKER_RE.finditer(chunk.text)):
+                by_fact.setdefault(fact, []).append(chunk.chunk_id)
+    out: dict[str, list[str]] = {}
+    for raw, target in parsed.items():
+        if target.fact is not None:
+            out[raw] = list(by_fact.get(target.fact, []))
+        else:
+            out[raw] = [
+                c.chunk_id for c in by_path.get(target.path or "", []) if _matches(target, c, set())
+            ]
+    return out
+
+
+def _group_id(dataset: Dataset, group: str | None) -> str:
+    if group is None:
+        if len(dataset.groups) != 1:
+            raise DatasetError(
+                f"dataset {dataset.name} has {len(dataset.groups)} memory groups; "
+                "pass group=<id> with the chunks of that group"
+            )
+        return next(iter(dataset.groups))
+    if group not in dataset.groups:
+        raise DatasetError(unknown_name("group", group, dataset.groups))
+    return group
+
+
+def resolve_qrels(
+    dataset: Dataset,
+    chunks: Sequence[ChunkLike],
+    *,
+    group: str | None = None,
+    level: str | None = None,
+) -> dict[str, dict[str, int]]:
+    """``{query_id: {chunk_id: relevance}}`` for the judged queries of one group.
+
+    Every query with judgements at the level appears, even if none of its targets
+    matched a chunk (then with ``{}``); grade-0 judgements are kept (judged
+    non-relevant). ``level`` defaults to the dataset's selected level.
+    """
+    gid = _group_id(dataset, group)
+    judged: Mapping[str, Mapping[str, int]] = (
+        dataset.qrels if level is None else dataset.with_level(level).qrels
+    )
+    wanted = {q.query_id for q in dataset.queries if q.group == gid and q.query_id in judged}
+    resolved = resolve_targets({t for qid in wanted for t in judged[qid]}, chunks)
+    out: dict[str, dict[str, int]] = {}
+    for q in dataset.queries:
+        if q.query_id not in wanted:
+            continue
+        grades: dict[str, int] = {}
+        for target, grade in judged[q.query_id].items():
+            for chunk_id in resolved[target]:
+                grades[chunk_id] = max(grade, grades.get(chunk_id, grade))
+        out[q.query_id] = grades
+    return out
+
+
+def resolve_stale_targets(
+    dataset: Dataset, chunks: Sequence[ChunkLike], *, group: str | None = None
+) -> dict[str, list[str]]:
+    """``{query_id: [chunk ids holding a superseded answer]}`` for queries with stale targets."""
+    gid = _group_id(dataset, group)
+    queries = [q for q in dataset.queries if q.group == gid and q.stale_targets]
+    resolved = resolve_targets({t for q in queries for t in q.stale_targets}, chunks)
+    out: dict[str, list[str]] = {}
+    for q in queries:
+        ids = [cid for t in q.stale_targets for cid in resolved[t]]
+        out[q.query_id] = list(dict.fromkeys(ids))
+    return out

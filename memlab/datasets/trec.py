@@ -1,0 +1,166 @@
+"""TREC qrels and runs: read and write the standard whitespace-separated formats.
+
+* qrels, 4 columns: ``query_id iteration doc_id relevance`` (iteration is
+  usually 0 and is ignored; relevance is an integer, 0 = judged non-relevant);
+* runs, 6 columns: ``query_id Q0 doc_id rank score tag``.
+
+In a memlab dataset the ``doc_id`` of the qrels is a target (see
+``memlab.datasets.targets``); in runs written by evaluation it is a chunk id.
+Readers accept any run of spaces or tabs between columns; writers use tabs for
+qrels (the dataset's ``qrels.tsv``) and single spaces for runs, with ``\\n``
+line endings. Both readers report every malformed line at once as a
+``DatasetError``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from memlab.datasets.jsonl import decode_lines
+from memlab.datasets.problems import ValidationReport
+from memlab.errors import DatasetError
+
+Qrels = dict[str, dict[str, int]]
+Run = dict[str, dict[str, float]]
+
+
+def parse_qrels(
+    lines: Iterable[tuple[int, str]], rel: str, report: ValidationReport
+) -> list[tuple[int, str, str, int]]:
+    """(line, query_id, doc_id, relevance) rows; malformed rows become problems."""
+    rows: list[tuple[int, str, str, int]] = []
+    for number, text in lines:
+        if not text.strip():
+            continue
+        cols = text.split()
+        if len(cols) != 4:
+            report.add(
+                "malformed_lines",
+                rel,
+                number,
+                f"expected 4 columns, found {len(cols)}",
+                "write 'query_id 0 target relevance' separated by tabs",
+            )
+            continue
+        try:
+            grade = int(cols[3])
+        except ValueError:
+            report.add(
+                "malformed_lines",
+                rel,
+                number,
+                f"relevance '{cols[3]}' is not an integer",
+                "use 0 (judged non-relevant), 1 (partial) or 2 (answer)",
+            )
+            continue
+        rows.append((number, cols[0], cols[2], grade))
+    return rows
+
+
+def _fail(report: ValidationReport, what: str) -> None:
+    if report.problems:
+        raise DatasetError(f"cannot read {what} {report.path}", problems=map(str, report.problems))
+
+
+def read_qrels(path: str | Path) -> Qrels:
+    """``{query_id: {doc_id: relevance}}`` in file order; duplicates are an error."""
+    path = Path(path)
+    report = ValidationReport(path)
+    qrels: Qrels = {}
+    lines = decode_lines(path.read_bytes(), path.name, report)
+    for number, qid, doc, grade in parse_qrels(lines, path.name, report):
+        judged = qrels.setdefault(qid, {})
+        if doc in judged:
+            report.add(
+                "duplicate_ids",
+                path.name,
+                number,
+                f"'{qid} {doc}' is judged twice",
+                "keep one line per (query, document)",
+            )
+        judged[doc] = grade
+    _fail(report, "qrels")
+    return qrels
+
+
+def write_qrels(path: str | Path, qrels: Mapping[str, Mapping[str, int]]) -> None:
+    """Write 4-column qrels (tab-separated) in the mapping's order."""
+    out = []
+    for qid, judged in qrels.items():
+        for doc, grade in judged.items():
+            if any(ch.isspace() for ch in qid + doc):
+                raise DatasetError(f"qrels ids must not contain whitespace: '{qid}' '{doc}'")
+            out.append(f"{qid}\t0\t{doc}\t{int(grade)}\n")
+    Path(path).write_bytes("".join(out).encode("utf-8"))
+
+
+def read_run(path: str | Path) -> Run:
+    """``{query_id: {doc_id: score}}``; documents in file order (rank order as written)."""
+    path = Path(path)
+    report = ValidationReport(path)
+    run: Run = {}
+    for number, text in decode_lines(path.read_bytes(), path.name, report):
+        if not text.strip():
+            continue
+        cols = text.split()
+        fix = "write 'query_id Q0 doc_id rank score tag'"
+        if len(cols) != 6:
+            report.add(
+                "malformed_lines", path.name, number, f"expected 6 columns, found {len(cols)}", fix
+            )
+            continue
+        try:
+            int(cols[3])
+            score = float(cols[4])
+        except ValueError:
+            report.add("malformed_lines", path.name, number, "rank or score is not a number", fix)
+            continue
+        if not math.isfinite(score):
+            report.add("malformed_lines", path.name, number, f"score {cols[4]} is not finite", fix)
+            continue
+        docs = run.setdefault(cols[0], {})
+        if cols[2] in docs:
+            report.add(
+                "duplicate_ids",
+                path.name,
+                number,
+                f"'{cols[0]} {cols[2]}' appears twice",
+                "list each document once per query",
+            )
+        docs[cols[2]] = score
+    _fail(report, "run")
+    return run
+
+
+def ranked(docs: Mapping[str, float], sort: bool = True) -> list[tuple[str, float]]:
+    """Documents best first: by score descending, ties by doc id ascending (deterministic)."""
+    items = list(docs.items())
+    return sorted(items, key=lambda kv: (-kv[1], kv[0])) if sort else items
+
+
+def write_run(
+    path: str | Path,
+    run: Mapping[str, Mapping[str, float]],
+    tag: str = "memlab",
+    *,
+    sort: bool = True,
+) -> None:
+    """Write a 6-column TREC run.
+
+    With ``sort=True`` (default) each query's documents are ordered by score
+    descending, ties broken by doc id; with ``sort=False`` the mapping's order is
+    the ranking. Non-finite scores are refused (never write NaN).
+    """
+    if not tag or any(ch.isspace() for ch in tag):
+        raise DatasetError(f"run tag {tag!r} must be a non-empty word without spaces")
+    out = []
+    for qid, docs in run.items():
+        for rank, (doc, score) in enumerate(ranked(docs, sort), start=1):
+            if not math.isfinite(score):
+                raise DatasetError(f"run score for '{qid} {doc}' is {score}; scores must be finite")
+            if any(ch.isspace() for ch in qid + doc):
+                raise DatasetError(f"run ids must not contain whitespace: '{qid}' '{doc}'")
+            out.append(f"{qid} Q0 {doc} {rank} {float(score)!r} {tag}\n")
+    Path(path).write_bytes("".join(out).encode("utf-8"))
