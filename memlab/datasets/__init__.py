@@ -56,13 +56,16 @@ Rules:
   ``files.jsonl``, ``queries.jsonl`` and ``qrels*.tsv``. ``manifest.json``,
   ``README.md``, ``vectors/`` and stray files (an ``index.sqlite``) are not covered.
 
-Entry points: ``load_dataset``, ``validate_dataset``, ``resolve_qrels``,
-``chunk_group``, the TREC I/O functions, ``import_dataset`` (kinds in
+Entry points: ``load_dataset``, ``validate_dataset``, ``resolve_qrels`` (targets →
+chunks; ``qrels_by_file`` / ``run_by_file`` for file-level metrics), ``chunk_group``,
+the TREC I/O functions, ``import_dataset`` (kinds in
 ``IMPORTERS``) and ``generate_agent_memory`` (the shipped dataset).
 """
 
 from __future__ import annotations
 
+from memlab.datasets.generator import generate_agent_memory
+from memlab.datasets.importers import IMPORTERS, ImportOptions, ImportResult, import_dataset
 from memlab.datasets.loader import load_dataset, validate_dataset
 from memlab.datasets.model import DEFAULT_GROUP, Dataset, MemoryGroup, Query
 from memlab.datasets.problems import Problem, ValidationReport
@@ -70,9 +73,11 @@ from memlab.datasets.resolve import (
     ChunkLike,
     ChunkRecord,
     chunk_group,
+    qrels_by_file,
     resolve_qrels,
     resolve_stale_targets,
     resolve_targets,
+    run_by_file,
 )
 from memlab.datasets.scan import compute_digest
 from memlab.datasets.targets import Target, fact_marker, parse_target, span_target
@@ -81,10 +86,13 @@ from memlab.datasets.writer import DatasetWriter, update_digest
 
 __all__ = [
     "DEFAULT_GROUP",
+    "IMPORTERS",
     "ChunkLike",
     "ChunkRecord",
     "Dataset",
     "DatasetWriter",
+    "ImportOptions",
+    "ImportResult",
     "MemoryGroup",
     "Problem",
     "Query",
@@ -93,13 +101,17 @@ __all__ = [
     "chunk_group",
     "compute_digest",
     "fact_marker",
+    "generate_agent_memory",
+    "import_dataset",
     "load_dataset",
     "parse_target",
+    "qrels_by_file",
     "read_qrels",
     "read_run",
     "resolve_qrels",
     "resolve_stale_targets",
     "resolve_targets",
+    "run_by_file",
     "span_target",
     "update_digest",
     "validate_dataset",

@@ -85,7 +85,7 @@ def _build(
 
 def validate_dataset(path: str | Path) -> ValidationReport:
     """Check a dataset folder; the report lists every problem (file, line, fix) and counts."""
-    return _inspect(Path(path))[1]
+    return _inspect(Path(path).resolve())[1]
 
 
 def load_dataset(path: str | Path, level: str | None = None) -> Dataset:
@@ -94,7 +94,7 @@ def load_dataset(path: str | Path, level: str | None = None) -> Dataset:
     ``level`` picks the judgement level (default: the first the manifest lists).
     Warnings (e.g. unjudged queries) do not stop loading; see ``validate_dataset``.
     """
-    dataset, report = _inspect(Path(path))
+    dataset, report = _inspect(Path(path).resolve())
     report.raise_if_errors()
     if dataset is None:  # only possible with errors, which raised above
         raise DatasetError(f"dataset {path} could not be loaded")

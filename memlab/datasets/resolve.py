@@ -160,3 +160,42 @@ def resolve_stale_targets(
         ids = [cid for t in q.stale_targets for cid in resolved[t]]
         out[q.query_id] = list(dict.fromkeys(ids))
     return out
+
+
+def qrels_by_file(
+    dataset: Dataset, *, group: str | None = None, level: str | None = None
+) -> dict[str, dict[str, int]]:
+    """``{query_id: {path: relevance}}``: judgements at file granularity (max over targets).
+
+    For metrics over whole memory files, e.g. LongMemEval's session-level recall:
+    pair it with ``run_by_file``. Fact targets count for every file holding the marker.
+    """
+    gid = _group_id(dataset, group)
+    judged = dataset.qrels if level is None else dataset.with_level(level).qrels
+    facts = dataset.facts.get(gid, {})
+    out: dict[str, dict[str, int]] = {}
+    for q in dataset.queries:
+        if q.group != gid or q.query_id not in judged:
+            continue
+        grades: dict[str, int] = {}
+        for raw, grade in judged[q.query_id].items():
+            target = parse_target(raw)
+            paths = (
+                [p for p, _ in facts.get(target.fact, ())] if target.fact else [target.path or ""]
+            )
+            for path in paths:
+                grades[path] = max(grade, grades.get(path, grade))
+        out[q.query_id] = grades
+    return out
+
+
+def run_by_file(run: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str, float]]:
+    """Collapse a chunk-level run (``"<path>:<i>"`` ids) to files: each file's best score."""
+    out: dict[str, dict[str, float]] = {}
+    for qid, docs in run.items():
+        files: dict[str, float] = {}
+        for chunk_id, score in docs.items():
+            path = chunk_id.rsplit(":", 1)[0]
+            files[path] = max(score, files.get(path, score))
+        out[qid] = files
+    return out

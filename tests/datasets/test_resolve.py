@@ -11,9 +11,11 @@ from memlab.datasets import (
     DatasetWriter,
     chunk_group,
     load_dataset,
+    qrels_by_file,
     resolve_qrels,
     resolve_stale_targets,
     resolve_targets,
+    run_by_file,
 )
 from memlab.datasets.timefmt import parse_iso
 from memlab.errors import DatasetError
@@ -111,3 +113,10 @@ def test_group_must_be_named_for_grouped_datasets(tmp_path: Path) -> None:
     assert resolve_qrels(ds, chunks, group="b") == {"b-q": {"MEMORY.md:0": 2}}
     with pytest.raises(DatasetError, match="unknown group 'c'"):
         resolve_qrels(ds, chunks, group="c")
+
+
+def test_file_level_judgements_and_runs(tiny: Path) -> None:
+    ds = load_dataset(tiny)
+    assert qrels_by_file(ds) == {"q1": {"MEMORY.md": 2}, "q2": {SESSION: 2, f"{WS}/MEMORY.md": 0}}
+    run = {"q2": {f"{SESSION}:0": 0.4, f"{SESSION}:1": 0.9, "MEMORY.md:0": 0.5}}
+    assert run_by_file(run) == {"q2": {SESSION: 0.9, "MEMORY.md": 0.5}}
