@@ -1,0 +1,38 @@
+"""Dream: memory consolidation with gates, a best-effort lock, rollback and cleanup (SPEC §7).
+
+* ``gates`` — pure gate and trigger decisions;
+* ``lock`` — ``DreamLock`` (PID body, mtime = last success);
+* ``inputs`` / ``response`` — building the input and processing the answer;
+* ``run`` — one run (``run_dream``) and its ``DreamOutcome``;
+* ``consolidators`` / ``offline`` — what produces the new memory;
+* ``simulate`` and friends — the capacity simulator (imported on demand: numpy/pandas).
+"""
+
+from __future__ import annotations
+
+from memlab.dream.consolidators import (
+    CallableConsolidator,
+    Consolidator,
+    ScriptedConsolidator,
+    get_consolidator,
+)
+from memlab.dream.gates import Trigger, check_dream_gates, decide
+from memlab.dream.lock import DreamLock
+from memlab.dream.offline import OfflineConsolidator
+from memlab.dream.run import DreamOutcome, DreamStatus, IndexUpdater, run_dream
+
+__all__ = [
+    "CallableConsolidator",
+    "Consolidator",
+    "DreamLock",
+    "DreamOutcome",
+    "DreamStatus",
+    "IndexUpdater",
+    "OfflineConsolidator",
+    "ScriptedConsolidator",
+    "Trigger",
+    "check_dream_gates",
+    "decide",
+    "get_consolidator",
+    "run_dream",
+]

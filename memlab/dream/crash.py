@@ -1,0 +1,215 @@
+"""SIGKILL campaign: kill Dream at random points and check what survives.
+
+``kill_campaign(workdir, kills, atomic=...)`` repeats: make a fresh workspace
+whose ``MEMORY.md`` holds a few kilobytes of facts; start a child process that
+adds three session logs and runs Dream (offline consolidator, ``/dream``) in a
+loop; SIGKILL it after a random delay; then inspect the files.
+
+The child journals every session it created (with its unique fact)
+and every text it is about to write. After the kill:
+
+* ``MEMORY.md`` is **damaged** when it is neither the initial text nor one of
+  the texts the child meant to write (c0's in-place write can leave it empty
+  or cut; the atomic write must never);
+* a fact is **lost** when it is neither in the current ``MEMORY.md`` nor in a
+  session log still on disk.
+
+``python -m memlab.dream.crash --kills 500 [--atomic]`` prints the rates.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memlab.config import DreamConfig
+from memlab.dream.gates import Trigger
+from memlab.dream.offline import OfflineConsolidator
+from memlab.dream.run import run_dream
+from memlab.dream.write import write_atomic, write_in_place
+
+INITIAL_FACTS = 140  # about 6 kB of initial memory, room to grow below the 16 kB caps
+OLD = 3600.0  # session logs are back-dated so the 300 s grace does not keep them
+
+
+@dataclass
+class CampaignResult:
+    mode: str
+    kills: int = 0
+    damaged: int = 0  # kills after which MEMORY.md was not a complete text
+    damaged_kinds: dict[str, int] = field(default_factory=dict)  # "empty", "cut", "other"
+    kills_losing_facts: int = 0
+    facts_lost: int = 0  # facts in neither the current MEMORY.md nor a session log on disk
+    sessions_lost: int = 0  # logs deleted although no completed write held their fact
+    runs_completed: int = 0  # completed writes journaled by the children
+
+    @property
+    def damage_rate(self) -> float:
+        return self.damaged / self.kills if self.kills else 0.0
+
+    def summary(self) -> str:
+        kinds = ", ".join(f"{k} {v}" for k, v in sorted(self.damaged_kinds.items())) or "none"
+        return (
+            f"{self.mode}: {self.kills} kills, {self.runs_completed} completed runs; MEMORY.md "
+            f"damaged after {self.damaged} kills ({100 * self.damage_rate:.2f}%; {kinds}); "
+            f"{self.kills_losing_facts} kills lost facts ({self.facts_lost} facts); "
+            f"{self.sessions_lost} session logs lost"
+        )
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _append(journal: Path, line: str) -> None:
+    # No fsync: SIGKILL loses nothing already handed to the kernel (power loss would).
+    fd = os.open(journal, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    try:
+        os.write(fd, (line + "\n").encode("utf-8"))
+    finally:
+        os.close(fd)
+
+
+def _initial_memory() -> str:
+    facts = "\n".join(
+        f"- init-{i:04d}: value {i} of the initial memory" for i in range(INITIAL_FACTS)
+    )
+    return f"# Memory\n\n## Facts\n\n{facts}\n"
+
+
+def child_loop(workspace: Path, journal: Path, atomic: bool) -> None:
+    """Runs until killed: three new session logs, then one Dream run, again and again."""
+    base = write_atomic if atomic else write_in_place
+    texts = journal.parent / "texts"
+
+    def journaled_write(path: Path, text: str) -> None:
+        digest = _digest(text)
+        (texts / f"{digest}.md").write_text(text, encoding="utf-8")
+        _append(journal, f"intend {digest}")
+        base(path, text)
+        _append(journal, f"wrote {digest}")
+
+    # stale_lock_secs 0: each run reclaims the lock; with c0's 3600 s our own live PID
+    # would block every run after the first (SPEC §7.4).
+    config = DreamConfig(atomic_write=atomic, stale_lock_secs=0.0)
+    sessions = workspace / "sessions"
+    consolidator = OfflineConsolidator()
+    print("ready", flush=True)
+    for n in range(1_000_000):
+        for k in range(3):
+            fact = f"r{n}s{k}"
+            path = sessions / f"2026-01-01-crash-{fact}.md"
+            path.write_text(f"# Session\n\n## Facts\n\n- {fact}: x\n")
+            os.utime(path, (time.time() - OLD, time.time() - OLD))
+            _append(journal, f"session {path.name} {fact}")
+        run_dream(
+            workspace,
+            consolidator,
+            now=time.time(),
+            config=config,
+            trigger=Trigger.MANUAL,
+            writer=journaled_write,
+        )
+
+
+def _fresh_workspace(workdir: Path, k: int) -> tuple[Path, Path, str]:
+    case = workdir / f"kill-{k:05d}"
+    workspace = case / "ws"
+    (workspace / "sessions").mkdir(parents=True)
+    (case / "texts").mkdir()
+    initial = _initial_memory()
+    (workspace / "MEMORY.md").write_text(initial, encoding="utf-8")
+    return workspace, case / "journal", initial
+
+
+def _memory_damage(memory: str, initial: str, intended: set[str], texts: Path) -> str | None:
+    """None if ``memory`` is a complete text, else "empty", "cut" or "other"."""
+    if memory == initial or _digest(memory) in intended:
+        return None
+    if not memory:
+        return "empty"
+    candidates = [initial] + [(texts / f"{d}.md").read_text(encoding="utf-8") for d in intended]
+    return "cut" if any(t.startswith(memory) for t in candidates) else "other"
+
+
+def _inspect(workspace: Path, journal: Path, initial: str, result: CampaignResult) -> None:
+    lines = journal.read_text(encoding="utf-8").splitlines() if journal.exists() else []
+    texts = journal.parent / "texts"
+    intended = {ln.split()[1] for ln in lines if ln.startswith("intend ")}
+    wrote = [ln.split()[1] for ln in lines if ln.startswith("wrote ")]
+    result.runs_completed += len(wrote)
+    try:
+        memory = (workspace / "MEMORY.md").read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        memory = ""
+    damage = _memory_damage(memory, initial, intended, texts)
+    if damage is not None:
+        result.damaged += 1
+        result.damaged_kinds[damage] = result.damaged_kinds.get(damage, 0) + 1
+    written = "\n".join((texts / f"{d}.md").read_text(encoding="utf-8") for d in wrote)
+    on_disk = {p.name for p in (workspace / "sessions").glob("*.md")}
+    lost = sum(f"- init-{i:04d}:" not in memory for i in range(INITIAL_FACTS))
+    for ln in lines:
+        if ln.startswith("session "):
+            _, name, fact = ln.split()
+            if name not in on_disk:
+                lost += f"- {fact}:" not in memory
+                result.sessions_lost += f"- {fact}:" not in written
+    result.facts_lost += lost
+    result.kills_losing_facts += lost > 0
+
+
+def kill_campaign(
+    workdir: str | Path, kills: int, *, atomic: bool, seed: int = 0, max_delay: float = 0.25
+) -> CampaignResult:
+    """Kill ``kills`` Dream child processes at random points; return what was found."""
+    rng = random.Random(seed)
+    workdir = Path(workdir)
+    result = CampaignResult("atomic" if atomic else "in-place (c0)")
+    cmd = [sys.executable, "-m", "memlab.dream.crash", "--child"]
+    for k in range(kills):
+        workspace, journal, initial = _fresh_workspace(workdir, k)
+        args = [*cmd, str(workspace), str(journal), "1" if atomic else "0"]
+        child = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
+        if child.stdout is None or child.stdout.readline().strip() != "ready":
+            child.kill()
+            raise RuntimeError(f"crash child failed to start (exit code {child.wait()})")
+        time.sleep(rng.uniform(0.0, max_delay))
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait()
+        child.stdout.close()
+        result.kills += 1
+        _inspect(workspace, journal, initial, result)
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m memlab.dream.crash", description=__doc__)
+    parser.add_argument("--kills", type=int, default=200)
+    parser.add_argument("--atomic", action="store_true", help="use the atomic write (else c0's)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workdir", help="where to build the workspaces (default: a temp dir)")
+    parser.add_argument(
+        "--child", nargs=3, metavar=("WS", "JOURNAL", "ATOMIC"), help=argparse.SUPPRESS
+    )
+    args = parser.parse_args(argv)
+    if args.child:
+        child_loop(Path(args.child[0]), Path(args.child[1]), args.child[2] == "1")
+        return 0
+    import tempfile
+
+    with tempfile.TemporaryDirectory(dir=args.workdir) as tmp:
+        print(kill_campaign(tmp, args.kills, atomic=args.atomic, seed=args.seed).summary())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
