@@ -15,7 +15,7 @@ CATEGORY_TEXT = {
     "newest-wins": "a fact changed over time (2 or 3 versions in time order; some first "
     "versions sit in MEMORY.md, tag `stale-evergreen`): the newest version is the answer (2), "
     "older ones are judged 0 and listed in `stale_targets`.",
-    "evergreen-crowded": "the answer is only in the global or workspace MEMORY.md, while 9-14 "
+    "evergreen-crowded": "the answer is only in the global or workspace MEMORY.md, while 18-26 "
     "sessions repeat the query's keywords without answering it.",
     "duplicates": "a problem noted 3-4 times in near-identical words (each grade 1) and its fix "
     "noted once (grade 2): the copies crowd out the fix.",

@@ -44,7 +44,7 @@ class Distractor:
     """Unlabelled lines that repeat a query's keywords without answering it."""
 
     templates: tuple[str, ...]  # may use {svc}
-    count: tuple[int, int] = (9, 14)  # how many sessions get one (inclusive range)
+    count: tuple[int, int] = (18, 26)  # how many sessions get one (inclusive range)
 
 
 @dataclass

@@ -44,10 +44,13 @@ def import_dataset(
     """Convert ``src`` (an external dataset of ``kind``) into a memlab dataset at ``dest``."""
     if kind not in IMPORTERS:
         raise DatasetError(unknown_name("importer", kind, IMPORTERS))
+    options = options or ImportOptions()
+    if options.limit is not None and options.limit < 1:
+        raise DatasetError(f"--limit must be at least 1, got {options.limit}")
     src_path = Path(src)
     if not src_path.exists():
         raise DatasetError(f"{kind} source {src_path} does not exist")
-    return IMPORTERS[kind].run(src_path, Path(dest), options or ImportOptions())
+    return IMPORTERS[kind].run(src_path, Path(dest), options)
 
 
 __all__ = ["IMPORTERS", "ImportOptions", "ImportResult", "Importer", "import_dataset"]

@@ -5,10 +5,12 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+from tqdm import tqdm
 
 from memlab.datasets.timefmt import parse_iso
 from memlab.errors import DatasetError
@@ -42,6 +44,15 @@ class ImportResult:
             lines.append(f"  notes ({len(self.notes)}):")
             lines += [f"    {n}" for n in self.notes]
         return "\n".join(lines)
+
+
+T = TypeVar("T")
+
+
+def progress(items: Sequence[T], what: str, unit: str) -> Iterator[T]:
+    """A progress bar on a terminal (none when output is not a TTY, e.g. in CI)."""
+    it: Iterable[T] = tqdm(items, desc=f"import {what}", unit=unit, disable=None, leave=False)
+    yield from it
 
 
 def hash8(text: str) -> str:

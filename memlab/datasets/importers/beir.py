@@ -28,6 +28,7 @@ from memlab.datasets.importers._common import (
     ImportResult,
     hash8,
     option_as_of,
+    progress,
     safe_id,
     slugify,
 )
@@ -100,7 +101,7 @@ def import_beir(src: Path, dest: Path, options: ImportOptions) -> ImportResult:
         import_info={"kind": "beir", "source": src.name, "options": {"split": options.split}},
     )
     files: dict[str, str] = {}
-    for doc in corpus:
+    for doc in progress(corpus, "beir", "doc"):
         doc_id = str(doc["_id"])
         if doc_id in files:
             result.notes.append(f"document {doc_id} appears twice in corpus.jsonl: kept the first")

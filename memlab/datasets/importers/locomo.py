@@ -39,6 +39,7 @@ from memlab.datasets.importers._common import (
     hash8,
     load_json,
     option_as_of,
+    progress,
     render_conversation,
     safe_id,
 )
@@ -135,7 +136,7 @@ def import_locomo(src: Path, dest: Path, options: ImportOptions) -> ImportResult
         force=options.force,
         import_info={"kind": "locomo", "source": src.name, "options": {"limit": options.limit}},
     )
-    for conv in convs:
+    for conv in progress(convs, "locomo", "conversation"):
         _write_conversation(writer, conv, counts, result.notes)
     writer.manifest["import"]["counts"] = dict(sorted(counts.items()))
     writer.manifest["import"]["notes"] = result.notes

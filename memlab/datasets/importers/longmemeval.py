@@ -42,6 +42,7 @@ from memlab.datasets.importers._common import (
     hash8,
     load_json,
     option_as_of,
+    progress,
     render_conversation,
 )
 from memlab.datasets.reader import ID_RE
@@ -134,7 +135,7 @@ def import_longmemeval(src: Path, dest: Path, options: ImportOptions) -> ImportR
             "options": {"future_sessions": options.future_sessions, "limit": options.limit},
         },
     )
-    for q in questions:
+    for q in progress(questions, "longmemeval", "question"):
         try:
             _import_question(writer, q, options.future_sessions, counts, result.notes)
         except ValueError as exc:
