@@ -21,8 +21,10 @@ CATEGORY_TEXT = {
     "noted once (grade 2): the copies crowd out the fix.",
     "paraphrase": "the same answers as some fact / evergreen / duplicates queries, asked with "
     "few shared keywords (vectors should help).",
-    "cjk": "Chinese notes asked in Chinese (tag `zh`, `mixed-script` when the query mixes "
-    "scripts) or in English (`cross-language`); a trigram tokenizer matters here.",
+    "cjk": "Chinese notes asked with Chinese keywords (tag `zh`; `mixed-script` when the "
+    "query mixes scripts) that sit inside longer runs of Chinese (a trigram tokenizer "
+    "matters), as natural questions without spaces (`no-spaces`) or in English "
+    "(`cross-language`).",
     "abstention": "nothing in the memory answers the query (`abstention: true`, no judgements); "
     "tag `near-miss` when it shares many keywords with the memory.",
 }
