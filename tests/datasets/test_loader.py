@@ -221,3 +221,12 @@ def test_writer_refuses_to_clobber_and_keeps_vectors(tmp_path: Path) -> None:
     (other / "x.txt").write_text("x")
     with pytest.raises(DatasetError, match="holds no dataset"):
         write_tiny(other, force=True)
+
+
+def test_files_jsonl_is_optional(tiny: Path) -> None:
+    (tiny / "files.jsonl").unlink()
+    update_digest(tiny)
+    report = validate_dataset(tiny)
+    assert report.ok and not report.problems, report.format()
+    group = load_dataset(tiny).groups[DEFAULT_GROUP]
+    assert set(group.created_at.values()) == {group.as_of} and len(group.created_at) == 3
