@@ -144,6 +144,9 @@ class WatcherConfig:
 
     enabled: bool = True
     claim_stale_secs: float = 60.0
+    # memlab option (c0: off): a claim whose holder PID is dead on this machine is
+    # taken at once instead of after claim_stale_secs (e.g. after a crash).
+    reclaim_dead_claims: bool = False
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,24 @@ def register(subparsers: Any) -> None:
     )
     p.set_defaults(func=cmd_generate)
 
+    p = sub.add_parser(
+        "vectors", help="precompute the vectors of every chunk and query (vectors/<id>.sqlite)"
+    )
+    p.add_argument("dir", type=Path, help="dataset folder")
+    p.add_argument("--embedder", default="minilm", help="provider (default minilm)")
+    p.set_defaults(func=cmd_vectors)
+
+
+def cmd_vectors(args: argparse.Namespace) -> int:
+    from memlab.eval.vectors import precompute_vectors
+
+    report = precompute_vectors(args.dir, args.embedder, progress=True)
+    print(
+        f"{report.path}: {report.texts} texts, {report.embedded} newly embedded "
+        f"with {report.provider}"
+    )
+    return 0
+
 
 def _add_import(sub: Any) -> None:
     kinds = "; ".join(f"{k}: {imp.summary}" for k, imp in IMPORTERS.items())

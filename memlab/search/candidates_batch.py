@@ -91,11 +91,17 @@ class CandidateBatch:
     distance: FloatArray
     vec_pos: IntArray
     content_free: BoolArray
-    tokens: list[frozenset[str]]
     degraded: list[bool]
     reasons: list[list[str]]
     vector_used: list[bool]
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def tokens(self) -> list[frozenset[str]]:
+        """MMR token sets of every row, computed on first use (only MMR needs them)."""
+        if "tokens" not in self._cache:
+            self._cache["tokens"] = [snippet_tokens(t) for t in self.text]
+        return self._cache["tokens"]
 
     def __len__(self) -> int:
         return len(self.chunk_id)
@@ -187,7 +193,6 @@ def build_batch(items: Sequence[QueryCandidates], content_free: Any = None) -> C
         distance=arr("distance", np.float64),
         vec_pos=arr("vec_pos", np.int64),
         content_free=np.array([bool(predicate(r.text, r.source)) for r in rows], dtype=bool),
-        tokens=[snippet_tokens(r.text) for r in rows],
         degraded=[it.degraded for it in items],
         reasons=[list(it.reasons) for it in items],
         vector_used=[it.vector_used for it in items],

@@ -12,6 +12,8 @@ such as ``NEAR``/``AND`` in any case. Any query text is therefore safe.
 
 from __future__ import annotations
 
+import re
+
 STOP_WORDS: frozenset[str] = frozenset(
     """
     a an the this that these those i me my we our you your he she it they him
@@ -27,19 +29,12 @@ STOP_WORDS: frozenset[str] = frozenset(
 )
 
 
+_WORD = re.compile(r"\w+")  # \w = str.isalnum() or "_" (Unicode)
+
+
 def tokenize(text: str) -> list[str]:
     """Lowercase and split on every character that is not alphanumeric and not ``_``."""
-    tokens: list[str] = []
-    current: list[str] = []
-    for ch in text.lower():
-        if ch.isalnum() or ch == "_":
-            current.append(ch)
-        elif current:
-            tokens.append("".join(current))
-            current = []
-    if current:
-        tokens.append("".join(current))
-    return tokens
+    return _WORD.findall(text.lower())
 
 
 def _all_numeric(token: str) -> bool:

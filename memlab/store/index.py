@@ -110,9 +110,33 @@ class MemoryIndex:
 
     @contextmanager
     def transaction(self) -> Iterator[Any]:
+        """One atomic unit of work; inside ``batch()`` it joins the batch's transaction."""
+        if self.db.in_transaction:
+            yield self.db
+            return
         self.db.execute("BEGIN IMMEDIATE")
         try:
             yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Group many file updates into one commit.
+
+        No savepoints per file: FTS5 flushes its pending terms at every savepoint,
+        which halves the ingest rate. An error rolls the whole batch back (callers
+        then redo it file by file); a killed process loses only the uncommitted
+        batch, which the next stat scan finds again.
+        """
+        if self.db.in_transaction:
+            yield
+            return
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
         except BaseException:
             self.db.execute("ROLLBACK")
             raise

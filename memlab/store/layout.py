@@ -19,6 +19,7 @@ the root.
 from __future__ import annotations
 
 import os
+import posixpath
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -86,6 +87,10 @@ class MemoryLayout:
 
     def rel(self, path: str | Path) -> str:
         """POSIX path relative to the root (accepts absolute or root-relative paths)."""
+        if isinstance(path, str) and not path.startswith("/") and "\\" not in path:
+            norm = posixpath.normpath(path)
+            if not norm.startswith(".."):
+                return norm  # fast path: already root-relative
         p = Path(path)
         if p.is_absolute():
             try:
@@ -109,6 +114,12 @@ class MemoryLayout:
     def classify_source(self, path: str | Path) -> str:
         """SPEC §1: workspace MEMORY.md → workspace; other files of the workspace →
         session; elsewhere under the root → global; outside the root → session."""
+        if isinstance(path, str) and not path.startswith("/"):
+            parts = posixpath.normpath(path).split("/")
+            if parts[0] != "..":
+                if self.workspace is not None and parts[0] == self.workspace and len(parts) > 1:
+                    return "workspace" if parts[-1] == MEMORY_FILE else "session"
+                return "global"
         p = Path(path)
         absolute = p if p.is_absolute() else self.abs(str(path))
         ws = self.workspace_dir

@@ -26,6 +26,7 @@ from memlab.store.sync import DirtySet, ReindexClaim, Watcher
 
 log = logging.getLogger("memlab")
 EMBED_BATCH = 32
+SYNC_BATCH = 200  # files per commit during a sync
 
 
 @dataclass
@@ -54,7 +55,10 @@ class MemoryStore:
         self.layout = layout
         self.index = index
         self.dirty = DirtySet()
-        self.claim = ReindexClaim(index.db, watcher_config.claim_stale_secs)
+        self.claim = ReindexClaim(
+            index.db, watcher_config.claim_stale_secs,
+            reclaim_dead=watcher_config.reclaim_dead_claims,
+        )
         self.embedder = embedder
         self.watcher: Watcher | None = None
         self._vectors_pending = embedder is not None
@@ -153,12 +157,9 @@ class MemoryStore:
         paths = self.dirty.swap()
         try:
             report.ran = True
-            for rel in sorted(paths):
-                try:
-                    report.outcomes.append(self.index.reindex_file(rel, None, now))
-                except Exception as exc:  # keep going; the path is retried next time
-                    self.dirty.add([rel])
-                    log.warning("reindexing %s failed: %s", rel, exc)
+            ordered = sorted(paths)
+            for start in range(0, len(ordered), SYNC_BATCH):
+                self._reindex_batch(ordered[start:start + SYNC_BATCH], now, report)
             self._embed_missing(report)
         except BaseException:
             self.dirty.add(paths)
@@ -166,6 +167,23 @@ class MemoryStore:
         finally:
             self.claim.release()
         return report
+
+    def _reindex_batch(self, paths: list[str], now: float | None, report: SyncReport) -> None:
+        """Reindex ``paths`` in one commit; on an SQL error redo them one by one."""
+        done: list[FileOutcome] = []
+        try:
+            with self.index.batch():
+                for rel in paths:
+                    done.append(self.index.reindex_file(rel, None, now))
+        except self.index.connection.Error:
+            for rel in paths:
+                try:
+                    report.outcomes.append(self.index.reindex_file(rel, None, now))
+                except self.index.connection.Error as exc:  # retried on the next sync
+                    self.dirty.add([rel])
+                    log.warning("reindexing %s failed: %s", rel, exc)
+            return
+        report.outcomes.extend(done)
 
     def build(self, now: float | None = None) -> SyncReport:
         """Index everything in scope now (scan + sync), as ``memlab index`` does."""
@@ -186,8 +204,11 @@ class MemoryStore:
         report = SyncReport(ran=True)
         latest = max(created_at.values(), default=self.clock())
         paths = set(self.layout.scan()) | set(created_at)
-        for rel in sorted(paths, key=lambda p: (created_at.get(p, latest), p)):
-            report.outcomes.append(self.index.reindex_file(rel, None, created_at.get(rel, latest)))
+        ordered = sorted(paths, key=lambda p: (created_at.get(p, latest), p))
+        with self.index.batch():
+            for rel in ordered:
+                when = created_at.get(rel, latest)
+                report.outcomes.append(self.index.reindex_file(rel, None, when))
         self.dirty.swap()
         self._embed_missing(report)
         return report

@@ -61,9 +61,11 @@ class ReindexClaim:
         stale_secs: float = 60.0,
         clock: Callable[[], float] = time.time,
         pid: int | None = None,
+        reclaim_dead: bool = False,
     ) -> None:
         self.db = db
         self.stale_secs = stale_secs
+        self.reclaim_dead = reclaim_dead
         self.clock = clock
         self.pid = os.getpid() if pid is None else pid
         self._value: str | None = None
@@ -77,8 +79,20 @@ class ReindexClaim:
             (value, now - self.stale_secs),
         )
         won = cur.rowcount == 1
+        if not won and self.reclaim_dead:
+            won = self._take_from_dead_holder(value)
         self._value = value if won else None
         return won
+
+    def _take_from_dead_holder(self, value: str) -> bool:
+        holder = self.holder()
+        pid_text = holder.partition(":")[0]
+        if not pid_text.isdigit() or pid_alive(int(pid_text)):
+            return False
+        cur = self.db.execute(
+            "UPDATE meta SET value = ? WHERE key = 'reindex_claim' AND value = ?", (value, holder)
+        )
+        return bool(cur.rowcount == 1)
 
     def release(self) -> None:
         if self._value is not None:
@@ -91,6 +105,21 @@ class ReindexClaim:
     def holder(self) -> str:
         row = self.db.execute("SELECT value FROM meta WHERE key = 'reindex_claim'").fetchone()
         return "" if row is None else str(row[0])
+
+
+def pid_alive(pid: int) -> bool:
+    """Signal 0: success or a permission error means the process exists."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    except OverflowError:
+        return False
+    return True
 
 
 class Watcher:

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memlab.search.keywords import STOP_WORDS, extract_keywords, match_expression
 
@@ -36,3 +38,20 @@ def test_dedup_keeps_first_occurrence_and_lowercases() -> None:
 def test_match_expression_quotes_every_keyword() -> None:
     assert match_expression([]) is None
     assert match_expression(["near", "api"]) == '"near" OR "api"'
+
+
+@settings(max_examples=500)
+@given(st.text(max_size=200))
+def test_tokenize_splits_on_non_alphanumeric_non_underscore(text: str) -> None:
+    from memlab.search.keywords import tokenize
+
+    expected, current = [], ""
+    for ch in text.lower():
+        if ch.isalnum() or ch == "_":
+            current += ch
+        elif current:
+            expected.append(current)
+            current = ""
+    if current:
+        expected.append(current)
+    assert tokenize(text) == expected

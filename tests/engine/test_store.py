@@ -213,3 +213,80 @@ def test_unreadable_index_is_a_clear_error(memory: Path, tmp_path: Path) -> None
     bad = write(tmp_path, "bad.sqlite", b"this is not a database" * 100)
     with pytest.raises(StoreError, match="not a readable SQLite index"):
         MemoryStore.open(memory, index_path=bad)
+
+
+def test_classify_source_spec(memory: Path, tmp_path: Path) -> None:
+    from memlab.store.layout import MemoryLayout
+
+    layout = MemoryLayout.open(memory, WS)
+    cases = {
+        f"{WS}/MEMORY.md": "workspace",
+        f"{WS}/sessions/2026-01-01-x-12345678.md": "session",
+        f"{WS}/notes/MEMORY.md": "workspace",
+        "MEMORY.md": "global",
+        "notes.md": "global",
+    }
+    for rel, source in cases.items():
+        assert layout.classify_source(rel) == source
+        assert layout.classify_source(memory / rel) == source
+    assert layout.classify_source(tmp_path / "elsewhere" / "MEMORY.md") == "session"
+
+
+def test_sigkill_during_indexing_leaves_a_recoverable_index(tmp_path: Path) -> None:
+    """Kill an indexing process at random points; reopening and syncing must give
+    exactly the index a clean build gives (a dead claim holder is reclaimed)."""
+    import random
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from memlab.config import WatcherConfig
+
+    root = tmp_path / "m"
+    for i in range(400):
+        write(root, f"{WS}/sessions/2026-01-01-k{i}-{i:08d}.md",
+              "# K\n\n" + "\n\n".join(f"## P{j}\n\n" + f"entry {i} {j} " * 60 for j in range(6)))
+    clean = tmp_path / "clean.sqlite"
+    started = time.monotonic()
+    with MemoryStore.open(root, index_path=clean) as store:
+        store.build(now=T0)
+        expected = sorted(store.index.db.execute("SELECT id, hash FROM chunks"))
+    duration = time.monotonic() - started  # only used to spread the kill points
+    code = (
+        "import sys\nfrom memlab.store.store import MemoryStore\n"
+        f"s = MemoryStore.open({str(root)!r}, index_path={{path!r}})\n"
+        "print('go', flush=True)\n"
+        f"s.build(now={T0})\nprint('done', flush=True)\n"
+    )
+    rng = random.Random(1)
+    killed_mid_build = 0
+    for attempt in range(4):
+        path = str(tmp_path / f"killed-{attempt}.sqlite")
+        proc = subprocess.Popen([sys.executable, "-c", code.format(path=path)],
+                                stdout=subprocess.PIPE, text=True)
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "go"
+        time.sleep(rng.random() * duration * 0.8)
+        proc.send_signal(signal.SIGKILL)
+        rest = proc.stdout.read()
+        proc.wait()
+        killed_mid_build += "done" not in rest
+        watcher = WatcherConfig(reclaim_dead_claims=True)
+        with MemoryStore.open(root, index_path=path, watcher=watcher) as store:
+            store.build(now=T0)
+            got = sorted(store.index.db.execute("SELECT id, hash FROM chunks"))
+            fts = store.index.db.execute(
+                "SELECT COUNT(*) FROM chunks_fts WHERE chunks_fts MATCH 'entry'").fetchone()[0]
+        assert got == expected
+        assert fts == len(expected) - 400  # every chunk but the heading-only one per file
+    assert killed_mid_build >= 2
+
+
+def test_dead_claim_holder(memory: Path, open_store: Callable[..., MemoryStore]) -> None:
+    from memlab.store.sync import ReindexClaim
+
+    store = open_store(memory)
+    dead = ReindexClaim(store.index.db, 60, pid=4_000_000_000)
+    assert dead.try_claim()
+    assert not ReindexClaim(store.index.db, 60).try_claim()  # c0: wait until stale
+    assert ReindexClaim(store.index.db, 60, reclaim_dead=True).try_claim()

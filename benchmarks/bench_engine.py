@@ -1,0 +1,263 @@
+"""Engine benchmark: memlab against raw SQLite on the same data, in the same run.
+
+Ingest (chunks/s): ``MemoryStore.build`` (read, chunk, hash, one transaction per
+file) beside plain ``INSERT``s of the same chunk texts into the same schema in
+one transaction. FTS-only search (p50/p95): ``memlab.search`` (sync check,
+keywords, FTS + evergreen supplement, features, the scoring core) beside the
+raw ``MATCH … ORDER BY rank LIMIT k`` plus the evergreen query.
+
+With ``--vectors``: hybrid search on the same chunks with random unit vectors
+of 384 dimensions, beside raw vec0 KNN plus raw FTS5; and embedding throughput
+of ``hash`` (and of ``minilm`` when installed).
+
+    python benchmarks/bench_engine.py --chunks 100000 --queries 200 --vectors
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+import statistics
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from memlab.config import SearchConfig
+from memlab.embeddings.base import Matrix
+from memlab.embeddings.hashing import HashEmbedder
+from memlab.search.keywords import extract_keywords, match_expression
+from memlab.search.pipeline import search
+from memlab.store import vectors
+from memlab.store.connection import open_connection
+from memlab.store.schema import migrate
+from memlab.store.store import MemoryStore
+
+WS = "bench-0000aaaa"
+T0 = 1_767_225_600.0
+
+
+def vocabulary(rng: random.Random, size: int = 20_000) -> list[str]:
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    return ["".join(rng.choice(letters) for _ in range(rng.randint(3, 10))) for _ in range(size)]
+
+
+def make_corpus(root: Path, n_chunks: int, seed: int = 7) -> list[str]:
+    """Session files of 20 sections (≈ 700 bytes each → one chunk per section)."""
+    rng = random.Random(seed)
+    vocab = vocabulary(rng)
+    weights = [1.0 / (i + 1) for i in range(len(vocab))]  # Zipf-like
+    sessions = root / WS / "sessions"
+    sessions.mkdir(parents=True)
+    per_file = 20
+    (root / "MEMORY.md").write_text("# Global\n\n" + " ".join(rng.choices(vocab, weights, k=80)))
+    (root / WS / "MEMORY.md").write_text(
+        "# Workspace\n\n" + " ".join(rng.choices(vocab, weights, k=80))
+    )
+    for f in range((n_chunks - 2) // per_file):
+        parts = [f"# Session {f}\n"]
+        for s in range(per_file):
+            parts.append(f"\n## Part {s}\n\n" + " ".join(rng.choices(vocab, weights, k=100)) + "\n")
+        (sessions / f"2026-01-01-s{f}-{f:08d}.md").write_text("".join(parts))
+    return vocab
+
+
+def percentiles(samples: Sequence[float]) -> dict[str, float]:
+    ordered = sorted(samples)
+    return {
+        "p50_ms": 1000 * statistics.median(ordered),
+        "p95_ms": 1000 * ordered[int(0.95 * (len(ordered) - 1))],
+    }
+
+
+def timed(fn: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def raw_ingest(rows: list[tuple], path: Path) -> float:
+    conn = open_connection(path)
+    migrate(conn.conn, "unicode61", str(path))
+    db = conn.conn
+
+    def run() -> None:
+        db.execute("BEGIN")
+        for row in rows:
+            cur = db.execute(
+                "INSERT INTO chunks(id, path, start_line, end_line, text, hash, source, "
+                "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                row,
+            )
+            db.execute("INSERT INTO chunks_fts(rowid, text) VALUES (?, ?)", (cur.lastrowid, row[4]))
+        db.execute("COMMIT")
+
+    elapsed = timed(run)
+    conn.close()
+    return elapsed
+
+
+def raw_fts(db: object, match: str, limit: int) -> None:
+    execute = db.execute  # type: ignore[attr-defined]
+    ids = [
+        r[0]
+        for r in execute(
+            "SELECT rowid, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?",
+            (match, limit),
+        )
+    ]
+    ids += [
+        r[0]
+        for r in execute(
+            "SELECT f.rowid, f.rank FROM chunks_fts f JOIN chunks c ON c.rowid = f.rowid WHERE "
+            "chunks_fts MATCH ? AND c.source IN ('global','workspace') ORDER BY f.rank LIMIT ?",
+            (match, limit),
+        )
+    ]
+    marks = ",".join("?" * len(ids))
+    execute(f"SELECT id, text FROM chunks WHERE rowid IN ({marks})", ids).fetchall()
+
+
+class TableEmbedder:
+    """Query vectors precomputed, so the benchmark measures search, not a model."""
+
+    def __init__(self, table: dict[str, np.ndarray], dims: int) -> None:
+        self.table, self._dims = table, dims
+
+    @property
+    def id(self) -> str:
+        return "bench-random"
+
+    @property
+    def dims(self) -> int:
+        return self._dims
+
+    def embed_batch(self, texts: Sequence[str]) -> Matrix:
+        return np.stack([self.table[t] for t in texts]).astype(np.float32)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--chunks", type=int, default=100_000)
+    ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--vectors", action="store_true")
+    ap.add_argument("--dims", type=int, default=384)
+    args = ap.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="memlab-bench-"))
+    try:
+        print(json.dumps(run(work, args), indent=2))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def run(work: Path, args: argparse.Namespace) -> dict[str, object]:
+    rng = random.Random(11)
+    root = work / "memory"
+    vocab = make_corpus(root, args.chunks)
+    out: dict[str, object] = {}
+    store = MemoryStore.open(root, index_path=work / "memlab.sqlite", scan=False)
+    elapsed = timed(lambda: store.build(now=T0))
+    n = store.index.stats().chunks
+    rows = list(
+        store.index.db.execute(
+            "SELECT id, path, start_line, end_line, text, hash, source, created_at, updated_at "
+            "FROM chunks ORDER BY rowid"
+        )
+    )
+    raw_elapsed = raw_ingest(rows, work / "raw.sqlite")
+    out["ingest"] = {
+        "chunks": n,
+        "memlab_chunks_per_s": n / elapsed,
+        "raw_chunks_per_s": n / raw_elapsed,
+        "ratio_memlab_over_raw": (n / elapsed) / (n / raw_elapsed),
+    }
+    queries = [
+        " ".join(rng.choices(vocab[:3000], k=rng.randint(2, 4))) for _ in range(args.queries)
+    ]
+    cfg = SearchConfig(vectors=False)
+    limit = cfg.max_results * cfg.candidate_multiplier
+    mem, raw = [], []
+    for i, q in enumerate(queries):
+        match = match_expression(extract_keywords(q)) or '""'
+        pair = [
+            lambda m=match: raw.append(timed(lambda: raw_fts(store.index.db, m, limit))),
+            lambda q=q: mem.append(timed(lambda: search(store, q, cfg, T0, record_access=False))),
+        ]
+        for step in pair if i % 2 == 0 else pair[::-1]:  # alternate who runs with a warm cache
+            step()
+    out["fts_search"] = {
+        "memlab": percentiles(mem),
+        "raw": percentiles(raw),
+        "p50_ratio": statistics.median(mem) / statistics.median(raw),
+    }
+    if args.vectors:
+        out["hybrid_search"] = hybrid(store, queries, args.dims, limit)
+        out["embedding_throughput"] = throughput([r[4] for r in rows[:2000]])
+    store.close()
+    return out
+
+
+def hybrid(store: MemoryStore, queries: list[str], dims: int, limit: int) -> dict[str, object]:
+    gen = np.random.default_rng(5)
+    table = {
+        q: v / np.linalg.norm(v)
+        for q, v in zip(queries, gen.normal(size=(len(queries), dims)), strict=True)
+    }
+    emb = TableEmbedder(table, dims)
+    vectors.ensure_table(store.index, emb.id, dims)
+    ids = [
+        (r[0], r[1]) for r in store.index.db.execute("SELECT id, hash FROM chunks ORDER BY rowid")
+    ]
+    for start in range(0, len(ids), 5000):
+        part = ids[start : start + 5000]
+        mat = gen.normal(size=(len(part), dims)).astype(np.float32)
+        vectors.put_vectors(store.index, part, mat / np.linalg.norm(mat, axis=1, keepdims=True))
+    store.embedder = emb
+    store._vectors_pending = False
+    cfg = SearchConfig()
+    mem, raw_vec, raw_text = [], [], []
+    knn = "SELECT chunk_id, distance FROM chunks_vec WHERE embedding MATCH ? AND k = ?"
+    for i, q in enumerate(queries):
+        blob = table[q].astype(np.float32).tobytes()
+        match = match_expression(extract_keywords(q)) or '""'
+
+        def raw_both(b: bytes = blob, m: str = match) -> None:
+            raw_vec.append(timed(lambda: store.index.db.execute(knn, (b, limit)).fetchall()))
+            raw_text.append(timed(lambda: raw_fts(store.index.db, m, limit)))
+
+        def ours(q: str = q) -> None:
+            mem.append(timed(lambda: search(store, q, cfg, T0, record_access=False)))
+
+        for step in (raw_both, ours) if i % 2 == 0 else (ours, raw_both):
+            step()
+    raw_sum = [a + b for a, b in zip(raw_vec, raw_text, strict=True)]
+    return {
+        "memlab": percentiles(mem),
+        "raw_vec0_knn": percentiles(raw_vec),
+        "raw_fts5": percentiles(raw_text),
+        "raw_sum": percentiles(raw_sum),
+        "p50_ratio_over_raw_sum": statistics.median(mem) / statistics.median(raw_sum),
+        "p95_ratio_over_raw_sum": percentiles(mem)["p95_ms"] / percentiles(raw_sum)["p95_ms"],
+    }
+
+
+def throughput(texts: list[str]) -> dict[str, float]:
+    out = {}
+    h = HashEmbedder()
+    out["hash_texts_per_s"] = len(texts) / timed(lambda: h.embed_batch(texts))
+    from memlab.embeddings.minilm import MiniLMEmbedder, available
+
+    if available()[0]:
+        m = MiniLMEmbedder()
+        m.embed_batch(texts[:8])  # load the model outside the timing
+        sample = texts[:500]
+        out["minilm_texts_per_s"] = len(sample) / timed(lambda: m.embed_batch(sample))
+    return out
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,164 @@
+"""``memlab eval``, ``memlab compare`` and ``memlab warmup``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from memlab.config import SearchConfig, profile, with_overrides
+from memlab.errors import ConfigError
+from memlab.eval.measures import DEFAULT_MEASURES
+from memlab.eval.runs import DEFAULT_RUNS
+
+
+def register(sub: Any) -> None:
+    e = sub.add_parser("eval", help="evaluate one configuration on a labelled dataset")
+    _common(e)
+    e.set_defaults(func=cmd_eval)
+
+    c = sub.add_parser("compare", help="compare rankers (fts, hybrid, mmr, peers) with statistics")
+    _common(c)
+    c.add_argument(
+        "--runs",
+        default=",".join(DEFAULT_RUNS),
+        help="comma-separated: fts, hybrid, mmr, openclaw, rrf, basic-memory "
+        "(the first is the baseline)",
+    )
+    c.add_argument(
+        "--test",
+        choices=["t", "fisher"],
+        default="t",
+        help="paired t-test (default) or Fisher randomisation",
+    )
+    c.set_defaults(func=cmd_compare)
+
+    w = sub.add_parser("warmup", help="compile ranx's metrics once (persistent numba cache)")
+    w.set_defaults(func=cmd_warmup)
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("dataset", help="dataset folder (see `memlab dataset validate`)")
+    p.add_argument("--profile", default="grok-c0", help="base configuration profile")
+    p.add_argument("--config", help="YAML/JSON file of search configuration overrides")
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="one override, dotted path (e.g. half_life_days=30, mmr.lambda=0.5)",
+    )
+    p.add_argument("--embedder", help="embedding provider (default: the dataset's shipped vectors)")
+    p.add_argument("--level", help="judgement level (e.g. session or turn)")
+    p.add_argument(
+        "--unit",
+        choices=["chunk", "file"],
+        default="chunk",
+        help="rank chunks (default) or files (a file at its best chunk's rank)",
+    )
+    p.add_argument("--measures", default=",".join(DEFAULT_MEASURES), help="comma-separated")
+    p.add_argument("--out", help="write aggregated.csv, perquery.csv, manifest.json, runs/")
+    p.add_argument("--work", help="where indexes are built (default ~/.cache/memlab/indexes)")
+    p.add_argument("--json", action="store_true", help="print the aggregated table as JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+
+
+def parse_value(text: str) -> Any:
+    """``--set`` values are YAML scalars: 30, 0.5, true, null, grok."""
+    return yaml.safe_load(text)
+
+
+def base_config(args: argparse.Namespace) -> SearchConfig:
+    cfg = profile(args.profile).search
+    overrides: dict[str, Any] = {}
+    if args.config:
+        path = Path(args.config)
+        if not path.is_file():
+            raise ConfigError(f"config file {path} not found")
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        if not isinstance(data, dict):
+            raise ConfigError(f"{path}: expected a mapping of configuration keys")
+        overrides.update(_flatten(data))
+    for item in args.set:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise ConfigError(f"--set expects KEY=VALUE, got '{item}'")
+        overrides[key.strip()] = parse_value(value)
+    return with_overrides(cfg, overrides) if overrides else cfg
+
+
+def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, dict) and key != "source_weights":
+            out.update(_flatten(value, path + "."))
+        else:
+            out[path] = value
+    return out
+
+
+def _run(args: argparse.Namespace, runs: list[str] | dict[str, SearchConfig]) -> int:
+    from memlab.eval.experiment import run_experiment, summary_text
+
+    measures = [m.strip() for m in args.measures.split(",") if m.strip()]
+    exp = run_experiment(
+        args.dataset,
+        runs,
+        base=base_config(args),
+        embedder=args.embedder,
+        measures=measures,
+        unit=args.unit,
+        level=args.level,
+        test=getattr(args, "test", "t"),
+        out=args.out,
+        work_dir=args.work,
+        progress=not args.quiet,
+    )
+    if args.json:
+        print(json.dumps(exp.aggregated.to_dict(orient="records"), indent=2))
+        return 0
+    print(summary_text(exp, [m for m in measures if m != "NumQ"][:3]))
+    if len(exp.runs) > 1 and not exp.compared.empty:
+        main = exp.compared[exp.compared["measure"].isin(measures)]
+        cols = [
+            "run",
+            "measure",
+            "delta",
+            "ci_low",
+            "ci_high",
+            "p",
+            "p_holm",
+            "wins",
+            "ties",
+            "losses",
+        ]
+        print(main[cols].to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    for w in exp.warnings:
+        print(f"warning: {w}")
+    if args.out:
+        print(f"results in {args.out}")
+    return 0
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    return _run(args, {"config": base_config(args)})
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    runs = [r.strip() for r in args.runs.split(",") if r.strip()]
+    return _run(args, runs)
+
+
+def cmd_warmup(args: argparse.Namespace) -> int:
+    from memlab.eval.ranx_backend import numba_cache_dir, warm_up
+
+    timings = warm_up()
+    print(
+        f"ranx ready: import {timings['import_s']:.1f} s, first metrics "
+        f"{timings['first_metrics_s']:.1f} s (numba cache: {numba_cache_dir()})"
+    )
+    return 0

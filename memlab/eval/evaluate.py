@@ -1,0 +1,170 @@
+"""Per-query measures of runs, their aggregates with CIs, and paired comparisons.
+
+Every table is long and tidy: ``perquery`` has one row per (run, query_id,
+measure); ``aggregate`` one row per (run, measure) with the mean, a bootstrap
+CI and the number of queries; ``compare`` one row per (run, measure) against a
+baseline run, with the delta, its CI, the p-value, the Holm-adjusted p-value
+across all comparisons of the table, and win/tie/loss counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import pandas as pd
+
+from memlab.eval import ranx_backend, stats
+from memlab.eval.measures import (
+    AGENT_MEASURES,
+    DEFAULT_MEASURES,
+    DEFAULT_TOKEN_BUDGET,
+    judged_at,
+    parse_measure,
+    redundancy,
+    stale_above,
+    tokens_of,
+)
+from memlab.eval.prepare import Prepared
+from memlab.eval.runs import RunResult, file_level_qrels, to_file_level
+
+PERQUERY_COLUMNS = ["run", "query_id", "category", "measure", "value"]
+TESTS = ("t", "fisher")
+
+
+def evaluate_run(
+    prepared: Prepared,
+    run: RunResult,
+    measures: Sequence[str] = DEFAULT_MEASURES,
+    *,
+    unit: str = "chunk",
+    budget: int = DEFAULT_TOKEN_BUDGET,
+) -> pd.DataFrame:
+    """Per-query values of ``measures`` (IR, over judged queries) and the agent measures."""
+    qrels: Mapping[str, Mapping[str, int]] = prepared.qrels
+    if unit == "file":
+        run, qrels = to_file_level(run), file_level_qrels(qrels)
+    elif unit != "chunk":
+        raise ValueError(f"unit must be 'chunk' or 'file', got {unit!r}")
+    queries = {q.query_id: q for q in prepared.dataset.queries}
+    judged = {
+        qid: g
+        for qid, g in qrels.items()
+        if any(v > 0 for v in g.values()) and not queries[qid].abstention
+    }
+    rows: list[tuple[str, str, str, str, float]] = []
+
+    def add(qid: str, measure: str, value: float | None) -> None:
+        if value is not None:
+            rows.append((run.name, qid, queries[qid].category or "", measure, float(value)))
+
+    parsed = [parse_measure(m) for m in measures if m != "NumQ"]
+    ranx_names = {m.name: m.ranx_name for m in parsed if m.ranx_name}
+    values = ranx_backend.evaluate(judged, run.rankings, list(ranx_names.values()))
+    for m in parsed:
+        for qid in sorted(judged):
+            if m.family == "Judged":
+                add(qid, m.name, judged_at(run.rankings.get(qid, []), qrels[qid], m.cutoff or 10))
+            else:
+                add(qid, m.name, values[ranx_names[m.name]][qid])
+    for qid, q in queries.items():
+        ranking, snippets = run.rankings.get(qid, []), run.snippets.get(qid, [])
+        add(qid, "Redundancy", redundancy(snippets))
+        relevant = {d for d, g in qrels.get(qid, {}).items() if g > 0}
+        stale = set(prepared.stale.get(qid, []))
+        if unit == "file":
+            stale = {c.rsplit(":", 1)[0] for c in stale}
+        add(qid, "Stale", stale_above(ranking, stale, relevant))
+        if q.abstention:
+            add(qid, "AbstainHits", len(ranking))
+            add(qid, "Abstained", 1.0 if not ranking else 0.0)
+        tokens = tokens_of(snippets)
+        add(qid, "Tokens", tokens)
+        add(qid, "OverBudget", 1.0 if tokens > budget else 0.0)
+    return pd.DataFrame(rows, columns=PERQUERY_COLUMNS)
+
+
+def aggregate(perquery: pd.DataFrame, *, seed: int = 0, n_resamples: int = 2000) -> pd.DataFrame:
+    """Mean, 95% bootstrap CI and query count per (run, measure); plus NumQ per run."""
+    out = []
+    for (run, measure), part in perquery.groupby(["run", "measure"], sort=False):
+        lo, hi = stats.bootstrap_ci(part["value"].to_numpy(), n_resamples, seed=seed)
+        out.append(
+            {
+                "run": run,
+                "measure": measure,
+                "value": part["value"].mean(),
+                "ci_low": lo,
+                "ci_high": hi,
+                "n": len(part),
+            }
+        )
+    ir = perquery[~perquery["measure"].isin(AGENT_MEASURES)]
+    for run, part in ir.groupby("run", sort=False):
+        n = part["query_id"].nunique()
+        out.append(
+            {
+                "run": run,
+                "measure": "NumQ",
+                "value": float(n),
+                "ci_low": float(n),
+                "ci_high": float(n),
+                "n": n,
+            }
+        )
+    return pd.DataFrame(out, columns=["run", "measure", "value", "ci_low", "ci_high", "n"])
+
+
+def compare(
+    perquery: pd.DataFrame,
+    baseline: str,
+    *,
+    test: str = "t",
+    seed: int = 0,
+    n_resamples: int = 2000,
+) -> pd.DataFrame:
+    """Every other run against ``baseline`` on every measure (paired over common queries)."""
+    if test not in TESTS:
+        raise ValueError(f"test must be one of {TESTS}, got {test!r}")
+    wide = perquery.pivot_table(index=["measure", "query_id"], columns="run", values="value")
+    rows = []
+    for run in [r for r in perquery["run"].unique() if r != baseline]:
+        for measure in perquery["measure"].unique():
+            if measure not in wide.index.get_level_values(0):
+                continue
+            part = wide.loc[measure][[baseline, run]].dropna()
+            if part.empty:
+                continue
+            a, b = part[baseline].to_numpy(), part[run].to_numpy()
+            p = stats.paired_t(a, b) if test == "t" else stats.fisher_randomisation(a, b, seed=seed)
+            lo, hi = stats.bootstrap_ci(b - a, n_resamples, seed=seed)
+            wtl = stats.win_tie_loss(a, b)
+            rows.append(
+                {
+                    "run": run,
+                    "baseline": baseline,
+                    "measure": measure,
+                    "base_value": a.mean(),
+                    "value": b.mean(),
+                    "delta": (b - a).mean(),
+                    "ci_low": lo,
+                    "ci_high": hi,
+                    "p": p,
+                    "wins": wtl.wins,
+                    "ties": wtl.ties,
+                    "losses": wtl.losses,
+                    "n": len(a),
+                }
+            )
+    table = pd.DataFrame(rows)
+    if not table.empty:
+        table["p_holm"] = stats.holm(table["p"].tolist())
+        table["significant"] = table["p_holm"] < 0.05
+    return table
+
+
+def per_category(perquery: pd.DataFrame) -> pd.DataFrame:
+    """Mean of every measure per run and query category (wide: one column per run)."""
+    table = perquery.groupby(["category", "measure", "run"], sort=True)["value"].agg(
+        ["mean", "count"]
+    )
+    return table.reset_index()

@@ -1,0 +1,195 @@
+"""One evaluation or comparison, end to end, and the files it leaves behind.
+
+``run_experiment`` loads a dataset, prepares its indexes, gathers candidates
+once at the widest limit the runs need, runs every ranker with the scoring
+core, measures, aggregates, compares against the first run, and (with
+``out``) writes::
+
+    aggregated.csv   run, measure, value, ci_low, ci_high, n
+    perquery.csv     run, query_id, category, measure, value   (long)
+    compare.csv      every run against the first, per measure
+    per_category.csv mean per run, category and measure
+    manifest.json    what produced these numbers (DESIGN invariant 6)
+    runs/<run>.trec  the rankings as TREC runs
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from memlab.config import SearchConfig
+from memlab.datasets import Dataset, load_dataset, write_run
+from memlab.errors import ConfigError
+from memlab.eval.embedders import evaluation_embedder
+from memlab.eval.evaluate import aggregate, compare, evaluate_run, per_category
+from memlab.eval.manifest import build_manifest, write_json
+from memlab.eval.measures import DEFAULT_MEASURES, DEFAULT_TOKEN_BUDGET
+from memlab.eval.prepare import Prepared, gather_batch, prepare
+from memlab.eval.runs import DEFAULT_RUNS, RunResult, needed_limit, ranker_configs, run_config
+
+log = logging.getLogger("memlab")
+
+
+@dataclass
+class Experiment:
+    dataset: Dataset
+    prepared: Prepared
+    runs: dict[str, RunResult]
+    perquery: pd.DataFrame
+    aggregated: pd.DataFrame
+    compared: pd.DataFrame
+    categories: pd.DataFrame
+    manifest: dict[str, Any]
+    warnings: list[str] = field(default_factory=list)
+
+    def table(self, measures: Sequence[str] | None = None) -> pd.DataFrame:
+        """Aggregated means as a wide table: one row per run, one column per measure."""
+        agg = self.aggregated
+        if measures is not None:
+            agg = agg[agg["measure"].isin(measures)]
+        wide = agg.pivot(index="run", columns="measure", values="value")
+        return wide.reindex(list(self.runs))
+
+
+def run_experiment(
+    dataset: str | Path | Dataset,
+    runs: Sequence[str] | dict[str, SearchConfig] = DEFAULT_RUNS,
+    *,
+    base: SearchConfig | None = None,
+    embedder: str | None = None,
+    measures: Sequence[str] = DEFAULT_MEASURES,
+    unit: str = "chunk",
+    level: str | None = None,
+    test: str = "t",
+    budget: int = DEFAULT_TOKEN_BUDGET,
+    out: str | Path | None = None,
+    work_dir: str | Path | None = None,
+    prepared: Prepared | None = None,
+    seed: int = 0,
+    progress: bool = False,
+) -> Experiment:
+    """Evaluate ``runs`` (names or {name: config}) on ``dataset``; see the module docstring."""
+    ds = dataset if isinstance(dataset, Dataset) else load_dataset(dataset, level)
+    if isinstance(dataset, Dataset) and level is not None:
+        ds = ds.with_level(level)
+    configs = runs if isinstance(runs, dict) else ranker_configs(runs, base or SearchConfig())
+    if not configs:
+        raise ConfigError("no runs to evaluate; pass e.g. runs=['fts', 'hybrid', 'mmr']")
+    if prepared is None:
+        prepared = prepare(
+            ds, embedder=evaluation_embedder(ds, embedder), work_dir=work_dir, progress=progress
+        )
+    warnings = _check_vectors(prepared, configs)
+    batch = gather_batch(
+        prepared,
+        needed_limit(configs),
+        vectors=any(c.vectors for c in configs.values()),
+        progress=progress,
+    )
+    results = {
+        name: run_config(name, batch, cfg, prepared.query_now) for name, cfg in configs.items()
+    }
+    perquery = pd.concat(
+        [evaluate_run(prepared, r, measures, unit=unit, budget=budget) for r in results.values()],
+        ignore_index=True,
+    )
+    aggregated = aggregate(perquery, seed=seed)
+    compared = compare(perquery, next(iter(results)), test=test, seed=seed)
+    manifest = build_manifest(
+        prepared,
+        configs,
+        results,
+        measures=measures,
+        unit=unit,
+        test=test,
+        seed=seed,
+        budget=budget,
+    )
+    exp = Experiment(
+        ds,
+        prepared,
+        results,
+        perquery,
+        aggregated,
+        compared,
+        per_category(perquery),
+        manifest,
+        warnings,
+    )
+    if out is not None:
+        write_outputs(exp, Path(out))
+    return exp
+
+
+def _check_vectors(prepared: Prepared, configs: dict[str, SearchConfig]) -> list[str]:
+    wants = [n for n, c in configs.items() if c.vectors]
+    if wants and prepared.embedder is None:
+        message = (
+            f"runs {', '.join(wants)} use vectors but no embedder is set and the dataset "
+            "ships no vectors; they run FTS-only (pass --embedder hash or minilm)"
+        )
+        log.warning(message)
+        return [message]
+    return []
+
+
+def write_outputs(exp: Experiment, out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    exp.aggregated.to_csv(out / "aggregated.csv", index=False)
+    exp.perquery.to_csv(out / "perquery.csv", index=False)
+    exp.compared.to_csv(out / "compare.csv", index=False)
+    exp.categories.to_csv(out / "per_category.csv", index=False)
+    write_json(out / "manifest.json", exp.manifest)
+    (out / "runs").mkdir(exist_ok=True)
+    for name, result in exp.runs.items():
+        run = {
+            qid: dict(zip(ids, _strict(result.scores[qid]), strict=True))
+            for qid, ids in result.rankings.items()
+            if ids
+        }
+        write_run(out / "runs" / f"{name}.trec", run, tag=name, sort=False)
+
+
+def _strict(scores: list[float]) -> list[float]:
+    """Display scores rounded to 6 decimals and made strictly decreasing (clamped ties
+    at 1.0 become 0.999999, …), so a TREC reader that sorts by score keeps memlab's order."""
+    out: list[float] = []
+    for s in scores:
+        s = round(s, 6)
+        if out and s >= out[-1]:
+            s = round(out[-1] - 1e-6, 6)
+        out.append(s)
+    return out
+
+
+def summary_text(exp: Experiment, measures: Sequence[str] = ("nDCG@10", "R@5", "RR")) -> str:
+    lines = [
+        f"dataset {exp.dataset.name} ({len(exp.dataset.queries)} queries), "
+        f"embedder {exp.prepared.embedder_id or 'none'}"
+    ]
+    agg = exp.aggregated.set_index(["run", "measure"])
+    for run in exp.runs:
+        cells = []
+        for m in [*measures, "Redundancy", "Stale", "NumQ"]:
+            if (run, m) in agg.index:
+                row = agg.loc[(run, m)]
+                cells.append(
+                    f"{m} {row['value']:.3f}"
+                    + (f" [{row['ci_low']:.3f}, {row['ci_high']:.3f}]" if m in measures else "")
+                )
+        degraded = sum(exp.runs[run].degraded.values())
+        lines.append(
+            f"  {run:<13} " + "  ".join(cells) + (f"  degraded {degraded}" if degraded else "")
+        )
+    return "\n".join(lines)
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(obj, indent=2, sort_keys=True, allow_nan=False)

@@ -1,0 +1,117 @@
+"""Run manifests (DESIGN invariant 6): what produced a set of numbers.
+
+A manifest records the dataset (name, digest, level, as_of), the configuration
+of every run and its hash, the embedder id and dimension, the index config,
+the SQLite / FTS5 / sqlite-vec versions, the memlab version, the measures, the
+statistical test and the seed. ``incompatibilities`` names what differs between
+two manifests in a way that makes their numbers incomparable, so runs built on
+different indexes are never compared silently. No wall-clock time is recorded:
+the same inputs give the same manifest.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import platform
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from memlab import __version__
+from memlab.config import SearchConfig, config_hash, to_dict
+from memlab.datasets.timefmt import format_iso
+from memlab.eval.prepare import Prepared
+from memlab.eval.runs import RunResult
+
+# Keys whose difference makes two manifests' numbers incomparable.
+COMPARABILITY_KEYS = (
+    "dataset.digest",
+    "dataset.level",
+    "unit",
+    "index.config",
+    "embedder.id",
+    "embedder.dims",
+    "measures",
+)
+
+
+def build_manifest(
+    prepared: Prepared,
+    configs: Mapping[str, SearchConfig],
+    results: Mapping[str, RunResult],
+    *,
+    measures: Sequence[str],
+    unit: str,
+    test: str,
+    seed: int,
+    budget: int,
+) -> dict[str, Any]:
+    ds = prepared.dataset
+    emb = prepared.embedder
+    return {
+        "memlab_version": __version__,
+        "python": platform.python_version(),
+        "dataset": {
+            "name": ds.name,
+            "digest": ds.digest,
+            "level": ds.level,
+            "as_of": format_iso(ds.as_of),
+            "queries": len(ds.queries),
+            "groups": len(ds.groups),
+            "origin": ds.origin,
+            "licence": ds.licence,
+        },
+        "unit": unit,
+        "index": {
+            "config": to_dict(prepared.index_config),
+            "versions": prepared.versions,
+            "unresolved_queries": len(prepared.unresolved),
+        },
+        "embedder": {"id": emb.id if emb else None, "dims": emb.dims if emb else None},
+        "runs": {
+            name: {
+                "config": to_dict(cfg),
+                "config_hash": config_hash(cfg),
+                "degraded_queries": sum(results[name].degraded.values()),
+            }
+            for name, cfg in configs.items()
+        },
+        "measures": list(measures),
+        "test": test,
+        "seed": seed,
+        "token_budget": budget,
+    }
+
+
+def _get(manifest: Mapping[str, Any], dotted: str) -> Any:
+    node: Any = manifest
+    for part in dotted.split("."):
+        node = node.get(part) if isinstance(node, Mapping) else None
+    return node
+
+
+def incompatibilities(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[str]:
+    """Human-readable differences that make two runs' numbers incomparable."""
+    return [
+        f"{key}: {_get(a, key)!r} != {_get(b, key)!r}"
+        for key in COMPARABILITY_KEYS
+        if _get(a, key) != _get(b, key)
+    ]
+
+
+def _clean(obj: Any) -> Any:
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    if isinstance(obj, Mapping):
+        return {str(k): _clean(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_clean(v) for v in obj]
+    return obj
+
+
+def write_json(path: Path, obj: Any) -> None:
+    """JSON with sorted keys and no NaN (NaN becomes null)."""
+    path.write_text(
+        json.dumps(_clean(obj), indent=2, sort_keys=True, allow_nan=False) + "\n", encoding="utf-8"
+    )

@@ -1,0 +1,103 @@
+"""Named rankers and running them over a candidate batch with the scoring core.
+
+Short names (``memlab compare --runs …``), each derived from a base config
+(the c0 profile unless told otherwise):
+
+* ``fts`` — c0 without vectors;  ``hybrid`` — c0 with vectors;
+* ``mmr`` — hybrid with MMR on (λ 0.7);
+* ``openclaw``, ``rrf``, ``basic-memory`` — hybrid with that peer merge strategy.
+
+All rankers of one comparison score the same candidates (gathered once at the
+widest limit any of them needs), so differences come from ranking alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from memlab.config import MmrConfig, SearchConfig
+from memlab.errors import ConfigError, unknown_name
+from memlab.search.candidates_batch import CandidateBatch
+from memlab.search.ranking import rank_batch
+from memlab.search.scoring import get_strategy
+
+RANKERS: dict[str, Callable[[SearchConfig], SearchConfig]] = {
+    "fts": lambda c: replace(c, vectors=False),
+    "hybrid": lambda c: replace(c, vectors=True),
+    "mmr": lambda c: replace(c, vectors=True, mmr=MmrConfig(enabled=True, lambda_=0.7)),
+    "openclaw": lambda c: replace(c, vectors=True, strategy="openclaw"),
+    "rrf": lambda c: replace(c, vectors=True, strategy="rrf"),
+    "basic-memory": lambda c: replace(c, vectors=True, strategy="basic-memory"),
+}
+DEFAULT_RUNS = ("fts", "hybrid", "mmr")
+
+
+def ranker_configs(names: Sequence[str], base: SearchConfig) -> dict[str, SearchConfig]:
+    out = {}
+    for name in names:
+        if name not in RANKERS:
+            raise ConfigError(unknown_name("run", name, RANKERS))
+        out[name] = RANKERS[name](base)
+    return out
+
+
+def needed_limit(configs: Mapping[str, SearchConfig] | Sequence[SearchConfig]) -> int:
+    """The widest candidate limit any configuration needs."""
+    values = configs.values() if isinstance(configs, Mapping) else configs
+    return max(get_strategy(c.strategy).candidate_limit(c) for c in values)
+
+
+@dataclass
+class RunResult:
+    """What one ranker returned for every query (ties already broken)."""
+
+    name: str
+    config: SearchConfig
+    rankings: dict[str, list[str]]  # query_id -> chunk ids, best first
+    scores: dict[str, list[float]]  # display scores, same order
+    snippets: dict[str, list[str]]
+    degraded: dict[str, bool]
+
+
+def run_config(
+    name: str, batch: CandidateBatch, config: SearchConfig, now: float | np.ndarray
+) -> RunResult:
+    """Rank every query of ``batch`` under ``config`` (the same core as live search)."""
+    ranked = rank_batch(batch, config, now)
+    result = RunResult(name, config, {}, {}, {}, {})
+    for q, qid in enumerate(batch.query_ids):
+        rows = ranked.hits(q)
+        result.rankings[qid] = [str(batch.chunk_id[i]) for i in rows]
+        result.scores[qid] = [float(ranked.display[i]) for i in rows]
+        result.snippets[qid] = [str(batch.text[i]) for i in rows]
+        result.degraded[qid] = bool(batch.degraded[q]) and config.vectors
+    return result
+
+
+def to_file_level(result: RunResult) -> RunResult:
+    """Rankings of files instead of chunks: each file at its best chunk's position."""
+    out = RunResult(result.name, result.config, {}, {}, {}, dict(result.degraded))
+    for qid, ids in result.rankings.items():
+        seen: dict[str, int] = {}
+        for i, cid in enumerate(ids):
+            seen.setdefault(cid.rsplit(":", 1)[0], i)
+        order = list(seen.values())
+        out.rankings[qid] = list(seen)
+        out.scores[qid] = [result.scores[qid][i] for i in order]
+        out.snippets[qid] = [result.snippets[qid][i] for i in order]
+    return out
+
+
+def file_level_qrels(qrels: Mapping[str, Mapping[str, int]]) -> dict[str, dict[str, int]]:
+    """Chunk grades → file grades (a file gets the best grade of its chunks)."""
+    out: dict[str, dict[str, int]] = {}
+    for qid, grades in qrels.items():
+        files: dict[str, int] = {}
+        for cid, g in grades.items():
+            path = cid.rsplit(":", 1)[0]
+            files[path] = max(g, files.get(path, g))
+        out[qid] = files
+    return out

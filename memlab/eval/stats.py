@@ -1,0 +1,81 @@
+"""Paired statistics for comparing rankers (pure functions over per-query scores).
+
+* ``paired_t`` — Student's paired t-test (two-sided), the default;
+* ``fisher_randomisation`` — the paired sign-flip randomisation test (seeded);
+* ``holm`` — Holm–Bonferroni step-down adjustment across many comparisons;
+* ``bootstrap_ci`` — percentile bootstrap interval of a mean (seeded);
+* ``win_tie_loss`` — per-query counts of b beating, tying and losing to a.
+
+Zero variance (identical runs) gives p = 1, never NaN.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+from scipy import stats
+
+FloatArray = npt.NDArray[np.float64]
+Values = Sequence[float] | npt.NDArray[np.floating]
+
+
+def paired_t(a: Values, b: Values) -> float:
+    """Two-sided p-value of the paired t-test of b − a (1.0 when all differences are equal)."""
+    d = np.asarray(b, dtype=np.float64) - np.asarray(a, dtype=np.float64)
+    if len(d) < 2 or np.allclose(d, d[0]):
+        return 1.0 if len(d) < 2 or d[0] == 0 else 0.0
+    return float(stats.ttest_rel(b, a).pvalue)
+
+
+def fisher_randomisation(a: Values, b: Values, n_resamples: int = 10_000, seed: int = 0) -> float:
+    """Two-sided p-value of the paired randomisation (sign-flip) test on the mean difference."""
+    d = np.asarray(b, dtype=np.float64) - np.asarray(a, dtype=np.float64)
+    if len(d) == 0 or not np.any(d):
+        return 1.0
+    rng = np.random.default_rng(seed)
+    observed = abs(d.mean())
+    signs = rng.choice(np.array([-1.0, 1.0]), size=(n_resamples, len(d)))
+    means = np.abs((signs * d).mean(axis=1))
+    return float((np.sum(means >= observed - 1e-12) + 1) / (n_resamples + 1))
+
+
+def holm(pvalues: Values) -> list[float]:
+    """Holm–Bonferroni adjusted p-values (same order as given)."""
+    p = np.asarray(pvalues, dtype=np.float64)
+    m = len(p)
+    order = np.argsort(p, kind="stable")
+    adjusted = np.empty(m)
+    running = 0.0
+    for rank, idx in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p[idx]))
+        adjusted[idx] = running
+    return [float(x) for x in adjusted]
+
+
+def bootstrap_ci(
+    values: Values, n_resamples: int = 10_000, level: float = 0.95, seed: int = 0
+) -> tuple[float, float]:
+    """Percentile bootstrap interval of the mean of ``values`` ((nan, nan) if empty)."""
+    x = np.asarray(values, dtype=np.float64)
+    if len(x) == 0:
+        return (float("nan"), float("nan"))
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, len(x), size=(n_resamples, len(x)))
+    means = x[idx].mean(axis=1)
+    lo, hi = np.quantile(means, [(1 - level) / 2, 1 - (1 - level) / 2])
+    return (float(lo), float(hi))
+
+
+@dataclass(frozen=True)
+class WinTieLoss:
+    wins: int
+    ties: int
+    losses: int
+
+
+def win_tie_loss(a: Values, b: Values, tol: float = 1e-9) -> WinTieLoss:
+    d = np.asarray(b, dtype=np.float64) - np.asarray(a, dtype=np.float64)
+    return WinTieLoss(int(np.sum(d > tol)), int(np.sum(np.abs(d) <= tol)), int(np.sum(d < -tol)))

@@ -1,0 +1,50 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memlab.eval import stats
+
+
+def test_holm_known_values() -> None:
+    # classic example: p = [0.01, 0.04, 0.03, 0.005] → [0.03, 0.06, 0.06, 0.02]
+    assert stats.holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+
+
+@settings(max_examples=100)
+@given(st.lists(st.floats(0, 1), min_size=1, max_size=20))
+def test_holm_is_monotone_and_bounded(p: list[float]) -> None:
+    adj = stats.holm(p)
+    assert all(a >= b - 1e-12 for a, b in zip(adj, p, strict=True))
+    assert all(0 <= a <= 1 for a in adj)
+    order = np.argsort(p, kind="stable")
+    assert all(adj[order[i]] <= adj[order[i + 1]] + 1e-12 for i in range(len(p) - 1))
+
+
+def test_identical_runs_give_p_one_not_nan() -> None:
+    a = [0.1, 0.5, 0.9]
+    assert stats.paired_t(a, a) == 1.0
+    assert stats.fisher_randomisation(a, a) == 1.0
+
+
+def test_tests_detect_a_clear_difference() -> None:
+    rng = np.random.default_rng(0)
+    a = rng.random(60)
+    b = a + 0.2 + rng.normal(0, 0.05, 60)
+    assert stats.paired_t(a, b) < 1e-6
+    assert stats.fisher_randomisation(a, b, seed=1) < 0.01
+
+
+def test_bootstrap_ci_contains_the_mean_and_is_seeded() -> None:
+    x = np.random.default_rng(1).random(50)
+    lo, hi = stats.bootstrap_ci(x, seed=3)
+    assert lo < x.mean() < hi
+    assert (lo, hi) == stats.bootstrap_ci(x, seed=3)
+    assert all(np.isnan(v) for v in stats.bootstrap_ci([]))
+
+
+def test_win_tie_loss() -> None:
+    w = stats.win_tie_loss([0.5, 0.5, 0.5], [0.6, 0.5, 0.4])
+    assert (w.wins, w.ties, w.losses) == (1, 1, 1)
