@@ -56,7 +56,8 @@ class MemoryStore:
         self.index = index
         self.dirty = DirtySet()
         self.claim = ReindexClaim(
-            index.db, watcher_config.claim_stale_secs,
+            index.db,
+            watcher_config.claim_stale_secs,
             reclaim_dead=watcher_config.reclaim_dead_claims,
         )
         self.embedder = embedder
@@ -159,7 +160,7 @@ class MemoryStore:
             report.ran = True
             ordered = sorted(paths)
             for start in range(0, len(ordered), SYNC_BATCH):
-                self._reindex_batch(ordered[start:start + SYNC_BATCH], now, report)
+                self._reindex_batch(ordered[start : start + SYNC_BATCH], now, report)
             self._embed_missing(report)
         except BaseException:
             self.dirty.add(paths)

@@ -245,8 +245,11 @@ def test_sigkill_during_indexing_leaves_a_recoverable_index(tmp_path: Path) -> N
 
     root = tmp_path / "m"
     for i in range(400):
-        write(root, f"{WS}/sessions/2026-01-01-k{i}-{i:08d}.md",
-              "# K\n\n" + "\n\n".join(f"## P{j}\n\n" + f"entry {i} {j} " * 60 for j in range(6)))
+        write(
+            root,
+            f"{WS}/sessions/2026-01-01-k{i}-{i:08d}.md",
+            "# K\n\n" + "\n\n".join(f"## P{j}\n\n" + f"entry {i} {j} " * 60 for j in range(6)),
+        )
     clean = tmp_path / "clean.sqlite"
     started = time.monotonic()
     with MemoryStore.open(root, index_path=clean) as store:
@@ -263,8 +266,9 @@ def test_sigkill_during_indexing_leaves_a_recoverable_index(tmp_path: Path) -> N
     killed_mid_build = 0
     for attempt in range(4):
         path = str(tmp_path / f"killed-{attempt}.sqlite")
-        proc = subprocess.Popen([sys.executable, "-c", code.format(path=path)],
-                                stdout=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-c", code.format(path=path)], stdout=subprocess.PIPE, text=True
+        )
         assert proc.stdout is not None and proc.stdout.readline().strip() == "go"
         time.sleep(rng.random() * duration * 0.8)
         proc.send_signal(signal.SIGKILL)
@@ -276,7 +280,8 @@ def test_sigkill_during_indexing_leaves_a_recoverable_index(tmp_path: Path) -> N
             store.build(now=T0)
             got = sorted(store.index.db.execute("SELECT id, hash FROM chunks"))
             fts = store.index.db.execute(
-                "SELECT COUNT(*) FROM chunks_fts WHERE chunks_fts MATCH 'entry'").fetchone()[0]
+                "SELECT COUNT(*) FROM chunks_fts WHERE chunks_fts MATCH 'entry'"
+            ).fetchone()[0]
         assert got == expected
         assert fts == len(expected) - 400  # every chunk but the heading-only one per file
     assert killed_mid_build >= 2
