@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "memlab.cli.engine",
     "memlab.cli.agents",
     "memlab.cli.dataset",
+    "memlab.cli.dream",
 )
 
 

@@ -1,0 +1,250 @@
+"""``memlab dream check | run | simulate``: Dream's gate decision, one run, capacity planning."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from memlab.cli.engine import parse_time
+from memlab.config import DreamConfig, from_dict, profile, with_overrides
+from memlab.errors import ConfigError
+
+
+def register(sub: Any) -> None:
+    dream = sub.add_parser("dream", help="Dream consolidation: gates, one run, capacity simulator")
+    dsub = dream.add_subparsers(dest="dream_command", metavar="ACTION")
+    dsub.required = True
+
+    c = dsub.add_parser("check", help="show the gate decision and why")
+    _target_args(c)
+    c.add_argument("--now", help="time of the check (ISO 8601 or unix seconds; default: now)")
+    c.set_defaults(func=cmd_check)
+
+    r = dsub.add_parser("run", help="run Dream once (gates first, unless --force)")
+    _target_args(r)
+    r.add_argument(
+        "--consolidator",
+        default="offline",
+        help="offline (default), noreply, or module:function (prompt -> text)",
+    )
+    r.add_argument("--force", action="store_true", help="like /dream: bypass the gates")
+    r.add_argument("--no-index", action="store_true", help="do not update the index")
+    r.set_defaults(func=cmd_run)
+
+    s = dsub.add_parser("simulate", help="capacity planning: Dream runs and cost of a fleet")
+    s.add_argument("--users", type=int, help="simulated users (default 1000)")
+    s.add_argument("--days", type=float, help="simulated days (default 30)")
+    s.add_argument(
+        "--events", help="CSV of real sessions: user,start,end[,subagent][,bytes][,dream_at]"
+    )
+    _config_args(s)
+    s.add_argument(
+        "--sim",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a simulation parameter, e.g. --sim sessions_per_day=8 (repeatable)",
+    )
+    s.add_argument(
+        "--sweep",
+        action="append",
+        default=[],
+        metavar="KEY=V1,V2,…",
+        help="sweep a Dream setting (JSON values), e.g. --sweep min_hours=1,4,24 "
+        "--sweep check_interval_secs=null,3600 (repeatable)",
+    )
+    s.add_argument("--plot", help="write a PNG: fleet runs per hour (or the sweep)")
+    s.add_argument("--json", action="store_true", help="print JSON")
+    s.set_defaults(func=cmd_simulate)  # fmt: skip
+
+
+def _config_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--profile", default="grok-c0", help="configuration profile (default grok-c0)")
+    p.add_argument("--config", help="YAML/JSON file: {dream: {...}, simulation: {...}}")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="a Dream setting, e.g. --set min_hours=24 (repeatable)")  # fmt: skip
+
+
+def _target_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("root", help="memory root")
+    p.add_argument("--workspace", help="workspace directory name (default: the only one)")
+    p.add_argument("--session", help="id of the current session (its log is excluded)")
+    p.add_argument("--subagent", action="store_true", help="the current session is a sub-agent")
+    _config_args(p)
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def _pairs(items: list[str], what: str) -> dict[str, Any]:
+    out = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise ConfigError(f"{what} '{item}' must look like KEY=VALUE")
+        out[key.strip().removeprefix("dream.")] = _value(value)
+    return out
+
+
+def _load_file(path: str | None) -> dict[str, Any]:
+    if not path:
+        return {}
+    import yaml
+
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as exc:
+        raise ConfigError(f"cannot read config file {path}: {exc}") from None
+    if not isinstance(data, dict) or set(data) - {"dream", "simulation", "profile"}:
+        raise ConfigError(f"{path}: expected a mapping with keys dream, simulation, profile")
+    return data
+
+
+def dream_config(args: argparse.Namespace) -> tuple[DreamConfig, dict[str, Any]]:
+    """The Dream config (profile, then --config's dream section, then --set) and the
+    simulation section of --config."""
+    data = _load_file(getattr(args, "config", None))
+    config = profile(data.get("profile", args.profile)).dream
+    config = with_overrides(config, data.get("dream") or {})
+    config = with_overrides(config, _pairs(args.set, "--set"))
+    return config, dict(data.get("simulation") or {})
+
+
+def _layout(args: argparse.Namespace) -> Any:
+    from memlab.store.layout import MemoryLayout
+
+    return MemoryLayout.open(args.root, args.workspace)
+
+
+def _trigger(args: argparse.Namespace) -> Any:
+    from memlab.dream.gates import Trigger
+
+    return Trigger.MANUAL if getattr(args, "force", False) else Trigger.SESSION_END
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from memlab.dream.gates import decide
+    from memlab.dream.lock import DreamLock
+    from memlab.dream.run import scan_sessions
+
+    config, _ = dream_config(args)
+    layout = _layout(args)
+    parsed = parse_time(args.now)
+    now = time.time() if parsed is None else parsed
+    lock = DreamLock.for_workspace(layout.home, config.stale_lock_secs)
+    last = lock.last_success()
+    decision = decide(_trigger(args), config, last, scan_sessions(layout.home / "sessions"),
+                      args.session, now, is_subagent=args.subagent)  # fmt: skip
+    sessions = list(getattr(decision, "sessions", ()))
+    if args.json:
+        print(json.dumps({"decision": decision.kind, "open": decision.is_open,
+                          "reason": decision.reason(), "last_consolidation": last,
+                          "now": now, "sessions": sessions}))  # fmt: skip
+        return 0
+    print(f"{decision.kind}: {decision.reason()}")
+    print(f"last consolidation: {_iso(last) if last is not None else 'never (no lock)'}")
+    for stem in sessions:
+        print(f"  {stem}")
+    return 0
+
+
+def _iso(t: float) -> str:
+    from datetime import datetime, timezone
+
+    return datetime.fromtimestamp(t, tz=timezone.utc).isoformat(timespec="seconds")
+
+
+def _open_index(layout: Any) -> Any:
+    """The workspace's index, if it exists (Dream updates it); else None."""
+    if not layout.default_index_path.exists():
+        return None
+    from memlab.store.store import MemoryStore
+
+    return MemoryStore.open(layout.root, layout.workspace, scan=False)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from memlab.dream.consolidators import get_consolidator
+    from memlab.dream.run import DreamStatus, run_dream
+
+    config, _ = dream_config(args)
+    layout = _layout(args)
+    consolidator = get_consolidator(args.consolidator)
+    index = None if args.no_index else _open_index(layout)
+    try:
+        outcome = run_dream(layout.home, consolidator, now=time.time(), config=config,
+                            trigger=_trigger(args), current_session=args.session,
+                            is_subagent=args.subagent, index=index, clock=time.time)  # fmt: skip
+    finally:
+        if index is not None:
+            index.close()
+    fields = {f.name: getattr(outcome, f.name) for f in dataclasses.fields(outcome)}
+    fields["status"] = outcome.status.value
+    fields["decision"] = outcome.decision.kind if outcome.decision else None
+    if args.json:
+        print(json.dumps(fields, default=list))
+    else:
+        print(f"{outcome.status.value}: {outcome.detail or 'ok'}")
+        for key in ("processed", "deleted", "kept_active"):
+            if fields[key]:
+                print(f"  {key}: {', '.join(fields[key])}")
+        if outcome.index_error:
+            print(f"  index not updated: {outcome.index_error}", file=sys.stderr)
+    failed = {DreamStatus.MODEL_FAILED, DreamStatus.WRITE_FAILED}
+    return 1 if outcome.status in failed else 0
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from memlab.dream.sim_params import SimParams
+    from memlab.dream.simulate import load_events, simulate, sweep
+
+    config, sim_file = dream_config(args)
+    values = {**sim_file, **_pairs(args.sim, "--sim")}
+    if args.users is not None:
+        values["users"] = args.users
+    if args.days is not None:
+        values["days"] = args.days
+    if args.events and ("users" in values or "days" in values):
+        raise ConfigError("--events replays real sessions; drop --users/--days")
+    params = from_dict(SimParams, values, where="simulation")
+    fleet = load_events(args.events, params) if args.events else None
+    grid = {k: v if isinstance(v, list) else [v] for k, v in
+            ((k, _value(f"[{v}]")) for k, v in _pairs(args.sweep, "--sweep").items())}  # fmt: skip
+    if grid:
+        table = sweep(params, config, grid, fleet=fleet, progress=not args.json)
+        print(table.to_json(orient="records") if args.json else table.to_string(index=False))
+        if args.plot:
+            _save_sweep_plot(table, list(grid), args.plot)
+        return 0
+    result = simulate(params, config, fleet=fleet)
+    summary = result.summary()
+    if args.json:
+        print(json.dumps({k: (None if isinstance(v, float) and not math.isfinite(v) else v)
+                          for k, v in summary.items()}))  # fmt: skip
+    else:
+        width = max(len(k) for k in summary)
+        for key, value in summary.items():
+            shown = f"{value:,.3f}" if isinstance(value, float) else f"{value}"
+            print(f"{key:<{width}}  {shown}")
+    if args.plot:
+        from memlab.dream.sim_plot import plot_fleet_runs_per_hour, save
+
+        save(plot_fleet_runs_per_hour(result), args.plot)
+    return 0
+
+
+def _save_sweep_plot(table: Any, keys: list[str], path: str) -> None:
+    from memlab.dream.sim_plot import plot_sweep, save
+
+    save(plot_sweep(table, keys[0], hue=keys[1] if len(keys) > 1 else None), path)

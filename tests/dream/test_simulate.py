@@ -1,0 +1,210 @@
+"""The capacity simulator: closed form, summary, replay, sweeps, plots, search helper."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from memlab.config import DreamConfig, profile
+from memlab.dream.sim_params import SimParams
+from memlab.dream.sim_search import first_true
+from memlab.dream.sim_theory import expected_hours_between_runs, expected_sessions_per_run
+from memlab.dream.sim_trace import generate_sessions
+from memlab.dream.simulate import Fleet, load_events, simulate, sweep
+from memlab.errors import ConfigError, DatasetError
+
+matplotlib.use("Agg")
+
+
+@pytest.mark.parametrize(("per_day", "min_hours", "min_sessions"),
+                         [(24.0, 4.0, 3), (12.0, 1.5, 1), (48.0, 0.0, 5)])  # fmt: skip
+def test_plain_poisson_case_matches_the_closed_form(
+    per_day: float, min_hours: float, min_sessions: int
+) -> None:
+    """Zero-length sessions (a Poisson process of session ends), no latency, no cap."""
+    params = SimParams(users=800, days=20, sessions_per_day=per_day, rate_shape=None,
+                       session_minutes=0, max_concurrent=0, latency_secs=0,
+                       session_bytes=50, session_bytes_sigma=0)  # fmt: skip
+    config = DreamConfig(min_hours=min_hours, min_sessions=min_sessions)
+    result = simulate(params, config)
+    done = result.attempts[result.attempts["outcome"] == "completed"]
+    gaps = done.groupby("user")["acquire"].diff().dropna().to_numpy() / 3600.0
+    later = done[done.groupby("user").cumcount() > 0]["sessions"].to_numpy()
+    rate = per_day / 24.0
+    want_gap = expected_hours_between_runs(rate, min_hours, min_sessions)
+    want_sessions = expected_sessions_per_run(rate, min_hours, min_sessions)
+    # 5 standard errors: a wrong formula or gate is off by far more
+    assert abs(gaps.mean() - want_gap) <= 5 * gaps.std() / np.sqrt(len(gaps)) + 1e-9
+    assert abs(later.mean() - want_sessions) <= 5 * later.std() / np.sqrt(len(later)) + 1e-9
+
+
+def test_closed_form_values() -> None:
+    # min_sessions 0, min_hours 0: every session end runs; gap = 1/λ, no session to merge
+    assert expected_hours_between_runs(2.0, 0, 0) == pytest.approx(0.5)
+    assert expected_sessions_per_run(2.0, 0, 0) == pytest.approx(0.0)
+    # a huge time gate dominates: about H + 1/λ
+    assert expected_hours_between_runs(5.0, 100, 1) == pytest.approx(100.2, rel=1e-6)
+
+
+def test_summary_accounts_for_every_trigger_and_call() -> None:
+    params = SimParams(users=300, days=10, max_concurrent=2, subagent_share=0.2, manual_share=0.05,
+                       model_failure_rate=0.05, no_reply_rate=0.1, latency_secs=600)  # fmt: skip
+    config = DreamConfig(check_interval_secs=1800.0)
+    result = simulate(params, config)
+    s = result.summary()
+    a = result.attempts
+    assert s["attempts"] == len(a) == s["failed"] + s["lock_busy"] + s["nothing"] + s["runs"]
+    assert s["runs"] == result.users["runs"].sum() and s["lock_busy"] > 0
+    assert s["subagent_ends"] > 0 and s["manual"] > 0
+    closed = s["too_soon"] + s["too_few"] + s["disabled"] + s["no_input"]
+    auto_calls = int((a["kind"] != "manual").sum())
+    assert s["checks"] == closed + auto_calls
+    assert s["logs"] == s["sessions"] and s["logs_deleted"] + s["logs_left"] == s["logs"]
+    assert s["fleet_runs_per_hour_peak"] >= s["fleet_runs_per_hour_p95"] >= 0
+    assert s["cost"] > 0 and s["input_tokens"] > s["output_tokens"] > 0
+    assert all(v is None or np.isfinite(v) for v in s.values() if not isinstance(v, str))
+
+
+def test_default_attempts_track_session_ends_not_a_timer() -> None:
+    """SPEC §7.2: with no periodic check, attempts ≈ session ends that pass the gates."""
+    params = SimParams(users=200, days=10)
+    c0 = simulate(params, DreamConfig()).summary()
+    assert c0["checks"] == c0["sessions"]  # one gate check per session end, no timer
+    later = simulate(params, profile("grok-2026-08").dream).summary()
+    assert later["checks"] > later["sessions"]  # the hourly check adds checks
+    assert later["runs_per_user_day_mean"] < c0["runs_per_user_day_mean"]
+
+
+def test_disabled_dream_makes_no_call() -> None:
+    s = simulate(SimParams(users=50, days=5), DreamConfig(enabled=False)).summary()
+    assert s["attempts"] == 0 and s["disabled"] == s["checks"] == s["sessions"]
+
+
+def test_replay_csv(tmp_path: Path) -> None:
+    path = tmp_path / "events.csv"
+    path.write_text(
+        "user,start,end,subagent,bytes,dream_at\n"
+        "a,2026-01-05T09:00:00Z,2026-01-05T10:00:00Z,,100,\n"
+        "a,2026-01-05T11:00:00Z,2026-01-05T12:00:00Z,false,100,\n"
+        "a,1767614400,1767618000,,100,\n"  # 12:00-13:00 as unix seconds
+        "a,2026-01-05T15:00:00,2026-01-05T16:00:00,,100,2026-01-05T15:30:00Z\n"
+        "b,2026-01-05T09:30:00Z,2026-01-05T09:40:00Z,true,,\n"
+    )
+    params = SimParams(latency_secs=0)
+    fleet = load_events(path, params)
+    (sessions,) = fleet.blocks
+    assert len(sessions.user) == 4 and sessions.subagent_ends.tolist() == [0, 1]
+    assert fleet.days == pytest.approx(7 / 24)
+    s = simulate(params, DreamConfig(min_hours=0, min_sessions=1), fleet=fleet).summary()
+    # ends at 10:00 (0 older logs), 12:00 (1: run), 13:00 (0 newer: the 12:00 log is
+    # stranded behind the lock), 15:30 /dream (every log left), 16:00 (0)
+    assert s["runs"] == 2 and s["manual"] == 1 and s["too_few"] == 3
+
+
+def test_replay_errors_say_what_is_wrong(tmp_path: Path) -> None:
+    path = tmp_path / "bad.csv"
+    path.write_text("user,start\na,1\n")
+    with pytest.raises(DatasetError, match="lacks column"):
+        load_events(path, SimParams())
+    path.write_text("user,start,end\na,yesterday,2026-01-01\na,5,4\n")
+    with pytest.raises(DatasetError, match="row 2: 'yesterday'"):
+        load_events(path, SimParams())
+    path.write_text("user,start,end\na,5,4\n")
+    with pytest.raises(DatasetError, match="ends before it starts"):
+        load_events(path, SimParams())
+
+
+def test_sweep_is_tidy_and_equals_single_runs() -> None:
+    params = SimParams(users=100, days=7)
+    fleet = Fleet.generate(params)
+    grid = {"min_hours": [1.0, 4.0, 24.0], "min_sessions": [1, 3],
+            "check_interval_secs": [None, 3600.0]}  # fmt: skip
+    table = sweep(params, DreamConfig(), grid, fleet=fleet)
+    assert len(table) == 12 and list(table.columns[:3]) == list(grid)
+    row = table[(table.min_hours == 4.0) & (table.min_sessions == 3)
+                & table.check_interval_secs.isna()].iloc[0]  # fmt: skip
+    single = simulate(params, DreamConfig(), fleet=fleet).summary()
+    assert row["runs"] == single["runs"] and row["cost"] == pytest.approx(single["cost"])
+    with pytest.raises(ConfigError, match="did you mean 'min_hours'"):
+        sweep(params, DreamConfig(), {"min_hour": [1]}, fleet=fleet)
+
+
+def test_plots_draw() -> None:
+    from memlab.dream.sim_plot import plot_fleet_runs_per_hour, plot_per_user_day, plot_sweep
+
+    params = SimParams(users=50, days=3)
+    result = simulate(params, DreamConfig())
+    ax = plot_fleet_runs_per_hour(result)
+    assert len(ax.lines[0].get_ydata()) == 72
+    assert plot_per_user_day(result).patches
+    table = sweep(params, DreamConfig(), {"min_hours": [1.0, 4.0], "min_sessions": [1, 3]})
+    assert len(plot_sweep(table, "min_hours", hue="min_sessions").lines) == 2
+
+
+def test_profiles_shape_arrivals() -> None:
+    hours = []
+    for arrivals in ("poisson", "weekly"):
+        s = generate_sessions(SimParams(users=200, days=14, arrivals=arrivals))
+        start = s.start_ms / 1000.0 / 3600.0
+        night = np.mean((start % 24) < 5)
+        weekend = np.mean((start // 24) % 7 >= 5)  # t0 is a Monday
+        hours.append((night, weekend))
+    (flat_night, flat_weekend), (weekly_night, weekly_weekend) = hours
+    assert weekly_night < flat_night / 3 and weekly_weekend < flat_weekend / 2
+
+
+def test_concurrency_limit_is_respected() -> None:
+    for slots in (1, 2):
+        s = generate_sessions(
+            SimParams(users=30, days=5, max_concurrent=slots, sessions_per_day=30)
+        )
+        for u in range(30):
+            mine = s.user == u
+            events = sorted([(t, 1) for t in s.start_ms[mine]] + [(t, -1) for t in s.end_ms[mine]],
+                            key=lambda e: (e[0], e[1]))  # fmt: skip
+            running = np.cumsum([d for _, d in events])
+            assert running.max(initial=0) <= slots
+
+
+@given(st.lists(st.lists(st.booleans(), max_size=12), min_size=1, max_size=8), st.data())
+def test_first_true_matches_a_linear_scan(rows: list[list[bool]], data: st.DataObject) -> None:
+    flat = np.array([v for row in rows for v in sorted(row)], dtype=bool)  # monotone per row
+    ends = np.cumsum([len(r) for r in rows])
+    starts = ends - [len(r) for r in rows]
+    lo = np.array([data.draw(st.integers(a, b)) for a, b in zip(starts, ends, strict=True)])
+    got = first_true(lambda r, i: flat[i], lo, ends)
+    for r, (a, b) in enumerate(zip(lo, ends, strict=True)):
+        expected = next((i for i in range(a, b) if flat[i]), b)
+        assert got[r] == expected
+
+
+def test_blocks_are_invisible(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Users are independent and draws are keyed by fleet-wide trigger numbers, so
+    simulating in blocks gives the very same attempts as one pass."""
+    import memlab.dream.simulate as sim
+
+    params = SimParams(users=90, days=5, manual_share=0.1, no_reply_rate=0.1,
+                       model_failure_rate=0.05)  # fmt: skip
+    fleet = Fleet.generate(params)
+    whole = simulate(params, DreamConfig(), fleet=fleet)
+    (sessions,) = fleet.blocks
+    monkeypatch.setattr(sim, "BLOCK_USERS", 25)
+    split = simulate(params, DreamConfig(), fleet=Fleet.from_sessions(sessions, fleet.days))
+    assert len(Fleet.from_sessions(sessions, 5).blocks) == 4
+    assert whole.attempts.equals(split.attempts) and whole.users.equals(split.users)
+
+
+def test_generated_blocks_concatenate(monkeypatch: pytest.MonkeyPatch) -> None:
+    import memlab.dream.simulate as sim
+
+    monkeypatch.setattr(sim, "GENERATE_USERS", 7)
+    fleet = Fleet.generate(SimParams(users=30, days=2, subagent_share=0.2))
+    (s,) = fleet.blocks
+    assert s.users == 30 and set(np.unique(s.user)) <= set(range(30))
+    assert np.all(np.diff(s.user) >= 0) and s.subagent_ends.shape == (30,)
+    assert np.all(s.end_ms >= s.start_ms)

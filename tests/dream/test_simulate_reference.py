@@ -1,0 +1,126 @@
+"""The vectorised simulator equals, run for run, an event-by-event reference that calls
+Dream's own gate, input, lock and response functions (``memlab.dream.sim_reference``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memlab.config import DreamConfig
+from memlab.dream.gates import periodic_check_times
+from memlab.dream.sim_acquire import COLUMNS
+from memlab.dream.sim_engine import simulate_trace
+from memlab.dream.sim_params import SimParams
+from memlab.dream.sim_reference import reference_trace
+from memlab.dream.sim_trace import MANUAL, TICK, build_trace, generate_sessions
+from memlab.dream.simulate import load_events
+
+
+def random_case(seed: int) -> tuple[SimParams, DreamConfig]:
+    rng = np.random.default_rng(seed)
+
+    def pick(*options: object) -> object:
+        return options[int(rng.integers(len(options)))]
+
+    params = SimParams(
+        users=int(pick(1, 3, 6)), days=float(pick(1, 3)), seed=seed,
+        sessions_per_day=float(pick(2, 8, 25)), max_concurrent=int(pick(0, 1, 2, 3)),
+        session_minutes=float(pick(0, 5, 60)), manual_share=float(pick(0, 0, 0.2)),
+        subagent_share=float(pick(0, 0.3)), model_failure_rate=float(pick(0, 0.15)),
+        no_reply_rate=float(pick(0, 0.2)), latency_secs=float(pick(0, 30, 900)),
+        latency_sigma=float(pick(0, 0.5)), linger_secs=float(pick(0, 600)),
+        session_bytes=float(pick(300, 4000, 12000)), memory_bytes=int(pick(0, 5000)),
+        arrivals=str(pick("poisson", "diurnal", "weekly")),
+    )  # fmt: skip
+    config = DreamConfig(
+        enabled=bool(rng.random() > 0.05), min_hours=float(pick(0, 1, 2.5, 4)),
+        min_sessions=int(pick(0, 1, 3, 5)), check_interval_secs=pick(None, 0.0, 600.0, 1800.0),
+        stale_lock_secs=float(pick(0, 120, 3600)), active_grace_secs=float(pick(0, 300)),
+        max_input_bytes=int(pick(32_000, 5_000)),
+    )  # type: ignore[arg-type]  # fmt: skip
+    return params, config
+
+
+def assert_equal_runs(params: SimParams, config: DreamConfig, sessions: object = None) -> int:
+    s = generate_sessions(params) if sessions is None else sessions
+    trace = build_trace(s, config, params)  # type: ignore[arg-type]
+    fast, fast_counters = simulate_trace(trace, config, params)
+    slow, slow_counters = reference_trace(trace, config, params)
+    order = np.argsort(fast["trigger"], kind="stable")
+    for column in COLUMNS:
+        np.testing.assert_array_equal(
+            np.asarray(fast[column], dtype=float)[order],
+            np.asarray(slow[column], dtype=float),
+            err_msg=f"column {column}",
+        )
+    for name, values in fast_counters.items():
+        np.testing.assert_array_equal(values, slow_counters[name], err_msg=f"counter {name}")
+    return len(slow["user"])
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_vectorised_equals_reference_on_random_traces(seed: int) -> None:
+    params, config = random_case(seed)
+    assert_equal_runs(params, config)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(60, 400))
+def test_vectorised_equals_reference_many_more(seed: int) -> None:
+    params, config = random_case(seed)
+    assert_equal_runs(params, config)
+
+
+def test_the_random_cases_reach_every_path() -> None:
+    """Guard against a comparison that passes because nothing happens."""
+    seen: dict[str, int] = {}
+    for seed in range(60):
+        params, config = random_case(seed)
+        trace = build_trace(generate_sessions(params), config, params)
+        cols, counters = simulate_trace(trace, config, params)
+        for code, name in enumerate(("failed", "busy", "nothing", "completed")):
+            seen[name] = seen.get(name, 0) + int((cols["outcome"] == code).sum())
+        for name in ("duplicate", "truncated", "kept_active"):
+            seen[name] = seen.get(name, 0) + int(np.asarray(cols[name]).sum())
+        seen["capped"] = seen.get("capped", 0) + int((cols["input_bytes"] >= 5_000).sum())
+        seen["manual"] = seen.get("manual", 0) + int((cols["kind"] == MANUAL).sum())
+        seen["periodic"] = seen.get("periodic", 0) + int((cols["kind"] == TICK).sum())
+        for name in ("too_soon", "too_few", "disabled", "no_input", "manual_empty"):
+            seen[name] = seen.get(name, 0) + int(counters[name].sum())
+    assert all(count > 0 for count in seen.values()), seen
+
+
+def test_replayed_events_with_whole_seconds_and_exact_ties(tmp_path: Path) -> None:
+    """Integer times and a constant 60 s latency: acquisitions tie with session ends."""
+    rng = np.random.default_rng(5)
+    rows = ["user,start,end,dream_at"]
+    for user in range(4):
+        t = 1_767_571_200
+        for _ in range(40):
+            t += int(rng.choice([60, 120, 600, 3600]))
+            end = t + int(rng.choice([0, 60, 120]))
+            dream = t + 30 if rng.random() < 0.1 and end > t + 30 else ""
+            rows.append(f"u{user},{t},{end},{dream}")
+            t = end
+    path = tmp_path / "events.csv"
+    path.write_text("\n".join(rows) + "\n")
+    params = SimParams(latency_secs=60.0, latency_sigma=0.0, no_reply_rate=0.2)
+    for config in (DreamConfig(min_hours=0, min_sessions=1), DreamConfig(min_hours=1),
+                   DreamConfig(min_hours=0, min_sessions=2, check_interval_secs=60.0)):  # fmt: skip
+        (sessions,) = load_events(path, params).blocks
+        assert assert_equal_runs(params, config, sessions) > 0
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_periodic_checks_match_the_gate_module(seed: int) -> None:
+    params = SimParams(users=3, days=2, seed=seed, session_minutes=90.0)
+    config = DreamConfig(check_interval_secs=700.0)
+    s = generate_sessions(params)
+    trace = build_trace(s, config, params)
+    ticks = trace.kind == TICK
+    for i in range(len(s.user)):
+        expected = periodic_check_times(config, s.start_ms[i] / 1000.0, s.end_ms[i] / 1000.0)
+        got = (trace.t[ticks & (trace.sess == i)] - trace.t0).tolist()
+        assert got == pytest.approx(expected, abs=6e-4)
