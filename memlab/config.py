@@ -167,6 +167,9 @@ class DreamConfig:
     memory_source: str = "dream"
     # c0 overwrites MEMORY.md in place; True writes a temp file and renames it.
     atomic_write: bool = False
+    # c0 takes the lock after the model call and never checks that another run finished
+    # meanwhile; True skips a run whose input is older than the last consolidation.
+    stale_input_check: bool = False
 
     def __post_init__(self) -> None:
         if self.memory_source not in DREAM_MEMORY_SOURCES:

@@ -201,7 +201,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                 print(f"  {key}: {', '.join(fields[key])}")
         if outcome.index_error:
             print(f"  index not updated: {outcome.index_error}", file=sys.stderr)
-    failed = {DreamStatus.MODEL_FAILED, DreamStatus.WRITE_FAILED}
+    failed = {DreamStatus.MODEL_FAILED, DreamStatus.WRITE_FAILED, DreamStatus.LOCK_FAILED}
     return 1 if outcome.status in failed else 0
 
 

@@ -52,6 +52,7 @@ class DreamStatus(str, enum.Enum):
     NO_INPUT = "no-input"  # the gates opened but no session log was readable
     MODEL_FAILED = "model-failed"  # error or timeout; the lock was not touched
     SKIPPED = "skipped"  # the lock is held by a live process
+    LOCK_FAILED = "lock-failed"  # the lock file could not be written: nothing touched
     NOTHING = "nothing-to-consolidate"  # empty / NO_REPLY / no heading: no write, no deletion
     WRITE_FAILED = "write-failed"  # the lock was rolled back
     COMPLETED = "completed"
@@ -160,14 +161,27 @@ def execute_dream(
     now: float,
     lock: DreamLock,
     writer: Writer,
+    seen_last: float | None = None,
 ) -> DreamOutcome:
-    """SPEC §7.3 step 3: lock, process the response, write (or roll back), clean up."""
+    """SPEC §7.3 step 3: lock, process the response, write (or roll back), clean up.
+
+    With ``dream.stale_input_check`` (not c0), a run whose lock was last stamped at
+    another time than ``seen_last`` (the mtime its gates and input saw) gives the lock
+    back and skips: another consolidation finished while its model was running, and
+    writing its older input would drop what that run merged (and deleted)."""
     done = DreamOutcome(
         DreamStatus.SKIPPED, processed=dream_input.processed, input_bytes=dream_input.nbytes
     )
-    got = lock.try_acquire(now)
+    try:
+        got = lock.try_acquire(now)
+    except OSError as exc:
+        detail = f"cannot write {lock.path}: {exc}; check the workspace's permissions"
+        return replace(done, status=DreamStatus.LOCK_FAILED, detail=detail)
     if isinstance(got, Busy):
         return replace(done, detail=got.reason)
+    if config.stale_input_check and got.prior != seen_last:
+        _rollback(lock, got.prior)
+        return replace(done, detail="stale input: another consolidation finished meanwhile")
     done = replace(done, lock_prior=got.prior)
     result = process_response(response, config.max_response_chars)
     if isinstance(result, Nothing):
@@ -176,10 +190,10 @@ def execute_dream(
     try:
         writer(paths.memory, result.text)
     except Exception as exc:
-        lock.rollback(got.prior)
+        _rollback(lock, got.prior)
         return replace(done, status=DreamStatus.WRITE_FAILED, detail=f"{type(exc).__name__}: {exc}")
     except BaseException:
-        lock.rollback(got.prior)
+        _rollback(lock, got.prior)
         raise
     deleted, active = cleanup(paths, dream_input.processed, now, config.active_grace_secs)
     return replace(
@@ -190,6 +204,14 @@ def execute_dream(
         written_chars=len(result.text),
         truncated=result.truncated,
     )
+
+
+def _rollback(lock: DreamLock, prior: float | None) -> None:
+    """Roll the lock back; a failure here is logged, never allowed to hide the write error."""
+    try:
+        lock.rollback(prior)
+    except OSError as exc:
+        log.warning("dream: could not roll back %s: %s", lock.path, exc)
 
 
 def update_index(
@@ -225,10 +247,11 @@ def run_dream(
     config = config or DreamConfig()
     paths = DreamPaths(Path(workspace_dir))
     lock = lock or DreamLock.for_workspace(paths.workspace, config.stale_lock_secs)
+    seen_last = lock.last_success()
     decision = decide(
         trigger,
         config,
-        lock.last_success(),
+        seen_last,
         scan_sessions(paths.sessions),
         current_session,
         now,
@@ -258,8 +281,9 @@ def run_dream(
             input_bytes=dream_input.nbytes,
         )
     acquire_at = clock() if clock is not None else now
+    writer = writer or writer_for(config)
     outcome = execute_dream(
-        paths, dream_input, response, config, acquire_at, lock, writer or writer_for(config)
+        paths, dream_input, response, config, acquire_at, lock, writer, seen_last
     )
     outcome = replace(outcome, decision=decision)
     if outcome.status is DreamStatus.COMPLETED and index is not None:

@@ -20,8 +20,9 @@ from memlab.dream.sim_params import NO_REPLY_CHARS, SimParams
 from memlab.dream.sim_search import first_true
 from memlab.dream.sim_trace import Trace
 
-FAILED, BUSY, NOTHING, COMPLETED = 0, 1, 2, 3
-OUTCOMES = ("failed", "lock-busy", "nothing", "completed")
+FAILED, BUSY, NOTHING, COMPLETED, STALE = 0, 1, 2, 3, 4
+OUTCOMES = ("failed", "lock-busy", "nothing", "completed", "stale-input")
+NO_LOCK = -1.0  # "the lock's mtime" when there is no lock file
 COLUMNS = ("user", "trigger", "kind", "t", "acquire", "outcome", "sessions", "input_bytes",
            "content_bytes", "deleted", "kept_active", "memory_chars", "response_chars",
            "truncated", "duplicate")  # fmt: skip
@@ -45,6 +46,7 @@ class Acquisitions:
     deleted: NDArray[np.bool_]
     f: dict[str, I64]
     f_acq: F64
+    f_seen: F64
     manual_sets: dict[int, I64]
     rows: list[dict[str, np.ndarray]]
 
@@ -77,11 +79,16 @@ class Acquisitions:
                   "response_chars": np.where(no_reply, NO_REPLY_CHARS, answer)}  # fmt: skip
         age = tau - self.last[g]
         busy = self.lock[g] & (age < cfg.stale_lock_secs) & (tau < self.holder_until[g])
-        if busy.any():
-            b = busy
-            self._record(g[b], k[b], tau[b], BUSY, memory_chars=self.mem[g[b]],
-                         **{c: v[b] for c, v in common.items()})  # fmt: skip
-        ok = ~busy
+        prior = np.where(self.lock[g], self.last[g], NO_LOCK)
+        stale = ~busy & cfg.stale_input_check & (prior != self.f_seen[g, slot])
+        for code, mask in ((BUSY, busy), (STALE, stale)):
+            if mask.any():
+                self._record(g[mask], k[mask], tau[mask], code, memory_chars=self.mem[g[mask]],
+                             **{c: v[mask] for c, v in common.items()})  # fmt: skip
+        if stale.any():  # rollback(prior): an empty body (or no lock at all), mtime kept
+            self.holder_until[g[stale]] = -np.inf
+            self.lock[g[stale]] = prior[stale] != NO_LOCK
+        ok = ~busy & ~stale
         g, k, tau, lo, p, nothing = g[ok], k[ok], tau[ok], lo[ok], p[ok], no_reply[ok]
         common = {c: v[ok] for c, v in common.items()}
         self.lock[g] = True

@@ -25,7 +25,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from memlab.config import DreamConfig
-from memlab.dream.sim_acquire import COLUMNS, FAILED, Acquisitions
+from memlab.dream.sim_acquire import COLUMNS, FAILED, NO_LOCK, Acquisitions
 from memlab.dream.sim_params import EXISTING_COST, SESSION_COST, SimParams
 from memlab.dream.sim_search import first_true
 from memlab.dream.sim_trace import END, MANUAL, Trace
@@ -56,6 +56,7 @@ class Engine(Acquisitions):
         self.f = {name: np.zeros((users, 2), dtype=np.int64)
                   for name in ("trig", "lo", "p", "inb", "content", "mem")}  # fmt: skip
         self.f_acq = np.full((users, 2), np.inf)
+        self.f_seen = np.zeros((users, 2))  # the lock mtime the input was built under
         self.manual_sets: dict[int, I64] = {}
         self.rows: list[dict[str, np.ndarray]] = []
 
@@ -245,6 +246,7 @@ class Engine(Acquisitions):
             free = np.isinf(self.f_acq[g])
         slot = np.argmax(free, axis=1)
         self.f_acq[g, slot] = T.t[k] + T.latency(k)
+        self.f_seen[g, slot] = np.where(self.lock[g], self.last[g], NO_LOCK)
         values = {"trig": k, "lo": lo[ok], "p": p[ok], "inb": inb[ok], "content": content[ok],
                   "mem": self.mem[g]}  # fmt: skip
         for name, v in values.items():
@@ -253,6 +255,7 @@ class Engine(Acquisitions):
     def _grow(self) -> None:
         pad = ((0, 0), (0, self.f_acq.shape[1]))
         self.f_acq = np.pad(self.f_acq, pad, constant_values=np.inf)
+        self.f_seen = np.pad(self.f_seen, pad)
         self.f = {name: np.pad(v, pad) for name, v in self.f.items()}
 
 

@@ -21,11 +21,13 @@ from memlab.dream.gates import Open, SessionFile, TooFewSessions, TooSoon, Trigg
 from memlab.dream.inputs import assemble_input
 from memlab.dream.lock import holder_blocks
 from memlab.dream.response import NewMemory, Nothing, process_response
-from memlab.dream.sim_acquire import BUSY, COLUMNS, COMPLETED, FAILED, NOTHING
+from memlab.dream.sim_acquire import BUSY, COLUMNS, COMPLETED, FAILED, NOTHING, STALE
 from memlab.dream.sim_engine import COUNTERS
 from memlab.dream.sim_params import NO_REPLY_CHARS, SimParams, response_chars, sim_stem
 from memlab.dream.sim_trace import END, MANUAL, TICK, Trace
 
+# (acquire time, trigger, processed stems, input bytes, content bytes, memory seen, lock seen)
+_Pending = tuple[float, int, tuple[str, ...], int, int, int, float | None]
 TRIGGERS = {END: Trigger.SESSION_END, TICK: Trigger.PERIODIC, MANUAL: Trigger.MANUAL}
 
 
@@ -33,10 +35,11 @@ TRIGGERS = {END: Trigger.SESSION_END, TICK: Trigger.PERIODIC, MANUAL: Trigger.MA
 class _User:
     logs: dict[str, tuple[float, int]] = field(default_factory=dict)  # stem -> (mtime, bytes)
     lock_mtime: float | None = None
+    lock_pid: bool = False  # the body holds a PID (False: empty after a rollback)
     holder_until: float = -np.inf
     memory: int = 0
     last_done: float = -np.inf
-    pending: list[tuple[float, int, tuple[str, ...], int, int, int]] = field(default_factory=list)
+    pending: list[_Pending] = field(default_factory=list)
 
 
 class Reference:
@@ -106,23 +109,27 @@ class Reference:
             self._row(u, k, done, FAILED, len(built.processed), built.nbytes, content,
                       memory_chars=state.memory)  # fmt: skip
             return
-        item = (t + float(T.latency(k)[0]), k, built.processed, built.nbytes, content, state.memory)
+        item = (t + float(T.latency(k)[0]), k, built.processed, built.nbytes, content,
+                state.memory, state.lock_mtime)  # fmt: skip
         heapq.heappush(state.pending, item)
 
-    def _acquire(
-        self, u: int, state: _User, item: tuple[float, int, tuple[str, ...], int, int, int]
-    ) -> None:
+    def _acquire(self, u: int, state: _User, item: _Pending) -> None:
         cfg, prm, T = self.config, self.params, self.T
-        tau, k, processed, nbytes, content, seen = item
+        tau, k, processed, nbytes, content, seen, seen_lock = item
         counts = (len(processed), nbytes, content)
         no_reply = T.u(k)[0] < prm.model_failure_rate + prm.no_reply_rate
         want = NO_REPLY_CHARS if no_reply else response_chars(seen, content, prm, cfg)
-        pid = None if state.lock_mtime is None else 1
+        pid = 1 if state.lock_pid else None
         mtime = 0.0 if state.lock_mtime is None else state.lock_mtime
         if holder_blocks(pid, mtime, tau, cfg.stale_lock_secs, lambda _: tau < state.holder_until):
             self._row(u, k, tau, BUSY, *counts, memory_chars=state.memory, response_chars=want)
             return
+        if cfg.stale_input_check and state.lock_mtime != seen_lock:  # as run.execute_dream
+            state.lock_pid = False  # rollback(prior): empty body, or no file if prior is None
+            self._row(u, k, tau, STALE, *counts, memory_chars=state.memory, response_chars=want)
+            return
         state.lock_mtime = tau
+        state.lock_pid = True
         state.holder_until = max(float(T.alive(k)[0]), tau + prm.linger_secs)
         if no_reply:
             if not isinstance(process_response("NO_REPLY", cfg.max_response_chars), Nothing):

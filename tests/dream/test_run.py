@@ -196,3 +196,69 @@ def test_stale_and_dead_locks_are_reclaimed(ws: Path, dead_pid: int, live_pid: i
     got = run_dream(ws, OfflineConsolidator(), now=NOW + 5 * HOUR)
     assert got.status is DreamStatus.COMPLETED and got.lock_prior == NOW
     assert lock.read_text() == str(os.getpid())
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root ignores directory permissions")
+def test_unwritable_lock_is_a_reported_failure(ws: Path) -> None:
+    os.chmod(ws, 0o555)
+    try:
+        got = run_dream(ws, OfflineConsolidator(), now=NOW)
+    finally:
+        os.chmod(ws, 0o755)
+    assert got.status is DreamStatus.LOCK_FAILED and "permissions" in got.detail
+    assert stems(ws) == ALL
+
+
+def test_lock_write_error_is_a_reported_failure(ws: Path) -> None:
+    class FailingLock(DreamLock):
+        def try_acquire(self, now: float) -> Any:
+            raise PermissionError(13, "Permission denied")
+
+    lock = FailingLock(ws / ".dream-lock")
+    got = run_dream(ws, OfflineConsolidator(), now=NOW, lock=lock)
+    assert got.status is DreamStatus.LOCK_FAILED and "Permission denied" in got.detail
+    assert stems(ws) == ALL and not (ws / "MEMORY.md").exists()
+
+
+class _OverlappingRun:
+    """Process A's model call, during which process B runs Dream to completion and exits.
+
+    B sees a session log that A's input lacks (written after A read its input, and quiet
+    for more than 300 s by the time B cleans up)."""
+
+    name = "overlap"
+
+    def __init__(self, ws: Path, dead_pid: int, config: DreamConfig) -> None:
+        self.ws, self.dead_pid, self.config = ws, dead_pid, config
+        self.b: Any = None
+
+    def consolidate(self, dream_input: str) -> str:
+        add_session(self.ws, "2026-01-01-late-7777aaaa", "# S\n\n## Facts\n\n- late fact: kept?\n",
+                    mtime=NOW - 400)  # fmt: skip
+        lock_b = DreamLock(self.ws / ".dream-lock", pid=self.dead_pid)  # B has exited since
+        self.b = run_dream(self.ws, OfflineConsolidator(), now=NOW + 1, config=self.config,
+                           trigger=Trigger.MANUAL, lock=lock_b)  # fmt: skip
+        return OfflineConsolidator().consolidate(dream_input)
+
+
+@pytest.mark.parametrize("check", [False, True])
+def test_a_slow_model_call_can_overwrite_a_newer_consolidation(
+    ws: Path, dead_pid: int, check: bool
+) -> None:
+    """Finding: c0 takes the lock only after the model call, so a run whose model outlived
+    another run writes its older input over the newer memory. The other run already
+    deleted the late log, so its fact is lost. ``stale_input_check`` skips such a run."""
+    config = DreamConfig(stale_input_check=check)
+    model = _OverlappingRun(ws, dead_pid, config)
+    a = run_dream(ws, model, now=NOW, config=config, trigger=Trigger.MANUAL,
+                  clock=lambda: NOW + 2)  # fmt: skip
+    assert model.b.status is DreamStatus.COMPLETED
+    assert "2026-01-01-late-7777aaaa" in model.b.deleted
+    memory = (ws / "MEMORY.md").read_text()
+    if check:
+        assert a.status is DreamStatus.SKIPPED and "stale input" in a.detail
+        assert "- late fact: kept?" in memory
+        assert (ws / ".dream-lock").stat().st_mtime == NOW + 1  # B's success stands
+    else:
+        assert a.status is DreamStatus.COMPLETED  # dead PID: reclaimed, then overwritten
+        assert "- late fact: kept?" not in memory and stems(ws) == []  # lost

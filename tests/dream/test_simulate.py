@@ -59,6 +59,7 @@ def test_summary_accounts_for_every_trigger_and_call() -> None:
     s = result.summary()
     a = result.attempts
     assert s["attempts"] == len(a) == s["failed"] + s["lock_busy"] + s["nothing"] + s["runs"]
+    assert s["stale_input"] == 0  # c0 has no such check
     assert s["runs"] == result.users["runs"].sum() and s["lock_busy"] > 0
     assert s["subagent_ends"] > 0 and s["manual"] > 0
     closed = s["too_soon"] + s["too_few"] + s["disabled"] + s["no_input"]

@@ -38,7 +38,7 @@ def random_case(seed: int) -> tuple[SimParams, DreamConfig]:
         enabled=bool(rng.random() > 0.05), min_hours=float(pick(0, 1, 2.5, 4)),
         min_sessions=int(pick(0, 1, 3, 5)), check_interval_secs=pick(None, 0.0, 600.0, 1800.0),
         stale_lock_secs=float(pick(0, 120, 3600)), active_grace_secs=float(pick(0, 300)),
-        max_input_bytes=int(pick(32_000, 5_000)),
+        max_input_bytes=int(pick(32_000, 5_000)), stale_input_check=bool(pick(False, False, True)),
     )  # type: ignore[arg-type]  # fmt: skip
     return params, config
 
@@ -80,7 +80,7 @@ def test_the_random_cases_reach_every_path() -> None:
         params, config = random_case(seed)
         trace = build_trace(generate_sessions(params), config, params)
         cols, counters = simulate_trace(trace, config, params)
-        for code, name in enumerate(("failed", "busy", "nothing", "completed")):
+        for code, name in enumerate(("failed", "busy", "nothing", "completed", "stale")):
             seen[name] = seen.get(name, 0) + int((cols["outcome"] == code).sum())
         for name in ("duplicate", "truncated", "kept_active"):
             seen[name] = seen.get(name, 0) + int(np.asarray(cols[name]).sum())
