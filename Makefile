@@ -16,6 +16,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[$(EXTRAS)]'
 	$(PY) -m ipykernel install --sys-prefix --name memlab --display-name "memlab" >/dev/null
+	$(VENV)/bin/memlab warmup
 	touch $@
 
 report: setup

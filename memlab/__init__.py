@@ -1,7 +1,46 @@
-"""memlab: a faithful engine of an AI coding agent's memory, and a workbench to evaluate it."""
+"""memlab: a faithful engine of an AI coding agent's memory, and a workbench to evaluate it.
+
+The public API (everything else is reachable through its module)::
+
+    from memlab import MemoryStore, search, SearchConfig, profile
+    store = MemoryStore.open("~/.grok/memory", workspace="proj-1234abcd")
+    result = search(store, "which node version does CI use", profile("grok-c0"), trace=True)
+
+    from memlab import load_dataset, run_experiment
+    exp = run_experiment("datasets/agent-memory", ["fts", "hybrid", "mmr"])
+
+Names are imported lazily, so ``import memlab`` stays cheap.
+"""
 
 from __future__ import annotations
 
+import importlib
+from typing import Any
+
 __version__ = "0.1.0"
 
-__all__ = ["__version__"]
+_EXPORTS = {
+    "MemoryStore": "memlab.store.store",
+    "search": "memlab.search.pipeline",
+    "SearchConfig": "memlab.config",
+    "MemlabConfig": "memlab.config",
+    "profile": "memlab.config",
+    "get_embedder": "memlab.embeddings.registry",
+    "load_dataset": "memlab.datasets",
+    "run_experiment": "memlab.eval.experiment",
+    "MemlabError": "memlab.errors",
+}
+
+__all__ = ["__version__", *_EXPORTS]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(_EXPORTS[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'memlab' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

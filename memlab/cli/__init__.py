@@ -17,6 +17,7 @@ from memlab.errors import MemlabError
 
 COMMAND_MODULES = (
     "memlab.cli.engine",
+    "memlab.cli.evaluate",
     "memlab.cli.agents",
     "memlab.cli.dataset",
     "memlab.cli.dream",

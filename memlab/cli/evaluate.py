@@ -60,6 +60,13 @@ def _common(p: argparse.ArgumentParser) -> None:
         help="rank chunks (default) or files (a file at its best chunk's rank)",
     )
     p.add_argument("--measures", default=",".join(DEFAULT_MEASURES), help="comma-separated")
+    p.add_argument(
+        "--exclude-tag",
+        action="append",
+        default=[],
+        metavar="TAG",
+        help="leave out queries with this tag (e.g. no-user-evidence for LongMemEval)",
+    )
     p.add_argument("--out", help="write aggregated.csv, perquery.csv, manifest.json, runs/")
     p.add_argument("--work", help="where indexes are built (default ~/.cache/memlab/indexes)")
     p.add_argument("--json", action="store_true", help="print the aggregated table as JSON")
