@@ -5,7 +5,11 @@
 * ``inputs`` / ``response`` — building the input and processing the answer;
 * ``run`` — one run (``run_dream``) and its ``DreamOutcome``;
 * ``consolidators`` / ``offline`` — what produces the new memory;
-* ``simulate`` and friends — the capacity simulator (imported on demand: numpy/pandas).
+* ``write`` — c0's in-place write and the atomic option;
+* ``crash`` — the SIGKILL campaign (``python -m memlab.dream.crash``);
+* ``simulate`` — the capacity simulator (``sim_params``, ``sim_trace``, ``sim_engine``,
+  ``sim_acquire``, ``sim_reference``, ``sim_theory``, ``sim_plot``); imported on demand,
+  as it needs numpy and pandas.
 """
 
 from __future__ import annotations

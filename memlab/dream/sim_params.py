@@ -17,7 +17,12 @@ Everything the simulator assumes beyond SPEC §7 is a named parameter here:
 * the agent process lives until its session has ended and its Dream run is
   done, plus ``linger_secs`` — while it lives, its PID in the lock blocks others;
 * the new memory is ``min(existing, 16 kB) + memory_growth × new session bytes``
-  characters (at least 3), truncated at ``max_response_chars``.
+  characters (at least 3), truncated at ``max_response_chars``;
+* logs are named ``sim_stem(rank)`` (23 characters, sorting in write order), so the
+  input byte counts use that stem length.
+
+The Dream configuration itself (gates, caps, grace, stale lock, periodic
+interval, ``stale_input_check``) is a ``DreamConfig``, applied exactly.
 """
 
 from __future__ import annotations
