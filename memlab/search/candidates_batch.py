@@ -100,8 +100,13 @@ class CandidateBatch:
     def tokens(self) -> list[frozenset[str]]:
         """MMR token sets of every row, computed on first use (only MMR needs them)."""
         if "tokens" not in self._cache:
-            self._cache["tokens"] = [snippet_tokens(t) for t in self.text]
-        return self._cache["tokens"]
+            memo: dict[str, frozenset[str]] = {}  # a chunk recurs across queries
+            for text in self.text:
+                if text not in memo:
+                    memo[text] = snippet_tokens(text)
+            self._cache["tokens"] = [memo[text] for text in self.text]
+        tokens: list[frozenset[str]] = self._cache["tokens"]
+        return tokens
 
     def __len__(self) -> int:
         return len(self.chunk_id)
@@ -132,9 +137,49 @@ class CandidateBatch:
             self._cache["id_order"] = inverse.astype(np.int64)
         return self._cache["id_order"]
 
+    @property
+    def source_codes(self) -> tuple[npt.NDArray[Any], IntArray]:
+        """(distinct sources, index of each row's source): source weights are looked up
+        per distinct source, not per row (computed once)."""
+        if "source_codes" not in self._cache:
+            names, inverse = np.unique(self.source.astype(str), return_inverse=True)
+            self._cache["source_codes"] = (names, inverse.astype(np.int64))
+        codes: tuple[npt.NDArray[Any], IntArray] = self._cache["source_codes"]
+        return codes
+
     def jaccard(self, rows: IntArray) -> FloatArray:
         """Pairwise Jaccard similarity of the snippets of ``rows`` (SPEC §5)."""
         return jaccard_matrix([self.tokens[i] for i in rows])
+
+    def jaccard_between(self, rows_a: IntArray, rows_b: IntArray) -> FloatArray:
+        """Jaccard of row pairs of the same query (``rows_a`` and ``rows_b`` broadcast).
+
+        Reads each query's pairwise matrix, computed once for the whole batch on first
+        use and kept flat (entry (i, j) of query q at ``base[q] + i·n_q + j``).
+        """
+        if "jaccard_blocks" not in self._cache:
+            self._cache["jaccard_blocks"] = self._jaccard_blocks()
+        flat, base = self._cache["jaccard_blocks"]
+        q = self.segment[rows_a]
+        start = self.offsets[q]
+        n = self.offsets[q + 1] - start
+        values: FloatArray = flat[base[q] + (rows_a - start) * n + (rows_b - start)]
+        return values
+
+    def _jaccard_blocks(self) -> tuple[FloatArray, IntArray]:
+        counts = np.diff(self.offsets)
+        base = np.r_[0, np.cumsum(counts * counts)][:-1].astype(np.int64)
+        vocab: dict[str, int] = {}
+        ids_of: dict[str, IntArray] = {}
+        for text, tokens in zip(self.text, self.tokens, strict=True):
+            if text not in ids_of:
+                ids_of[text] = np.array([vocab.setdefault(t, len(vocab)) for t in tokens], int)
+        row_ids = [ids_of[text] for text in self.text]
+        blocks = [
+            _jaccard_of_ids(row_ids[self.offsets[q] : self.offsets[q + 1]], len(vocab)).ravel()
+            for q in range(self.n_queries)
+        ]
+        return (np.concatenate(blocks) if blocks else np.zeros(0)), base
 
     def rows_of(self, q: int) -> slice:
         return slice(int(self.offsets[q]), int(self.offsets[q + 1]))
@@ -150,11 +195,30 @@ def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
 
 
 def jaccard_matrix(token_sets: Sequence[frozenset[str]]) -> FloatArray:
-    n = len(token_sets)
-    out = np.ones((n, n), dtype=np.float64)
-    for i in range(n):
-        for j in range(i + 1, n):
-            out[i, j] = out[j, i] = jaccard(token_sets[i], token_sets[j])
+    """Pairwise ``jaccard`` of many token sets (vectorised; equal entry for entry)."""
+    vocab: dict[str, int] = {}
+    ids = [np.array([vocab.setdefault(t, len(vocab)) for t in s], int) for s in token_sets]
+    return _jaccard_of_ids(ids, len(vocab))
+
+
+def _jaccard_of_ids(ids: Sequence[IntArray], width: int) -> FloatArray:
+    """Pairwise Jaccard of sets given as arrays of distinct token ids < ``width``.
+
+    One sparse incidence product gives every intersection as an exact integer count,
+    so each entry equals ``jaccard(a, b)`` bit for bit (both empty → 1; one empty → 0).
+    """
+    from scipy.sparse import csr_matrix
+
+    n = len(ids)
+    sizes = np.array([len(i) for i in ids], dtype=np.float64)
+    indptr = np.r_[0, np.cumsum(sizes)].astype(np.int64)
+    columns = np.concatenate(ids).astype(np.int64) if n else np.zeros(0, np.int64)
+    incidence = csr_matrix((np.ones(len(columns)), columns, indptr), shape=(n, max(width, 1)))
+    inter = (incidence @ incidence.T).toarray()
+    union = sizes[:, None] + sizes[None, :] - inter
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out: FloatArray = np.where(union > 0, inter / union, 1.0)
+    np.fill_diagonal(out, 1.0)
     return out
 
 

@@ -10,6 +10,10 @@ Stages (SPEC §4.2–§5), every one vectorised over all queries of the batch:
    map, so its tie order is arbitrary; memlab's is deterministic and documented);
 5. optional MMR with relevance = ``raw``; 6. truncate to ``max_results``.
 
+MMR runs vectorised across all queries of the batch (``mmr_select``). A sweep
+passes ``full_mmr=False``: greedy MMR is sequential, so stopping after
+``max_results`` picks returns the same hits, without ordering the rest.
+
 The live search and the sweep engine both call this function.
 """
 
@@ -22,7 +26,7 @@ import numpy as np
 from memlab.config import SearchConfig
 from memlab.errors import ConfigError
 from memlab.search.candidates_batch import BoolArray, CandidateBatch, FloatArray, IntArray
-from memlab.search.mmr import clamp_lambda, mmr_order
+from memlab.search.mmr import clamp_lambda, mmr_select
 from memlab.search.scoring import (
     StageInput,
     access_boost,
@@ -51,7 +55,9 @@ class RankedBatch:
     raw: FloatArray
     display: FloatArray
     kept: BoolArray
-    mmr_position: IntArray  # 1-based position after MMR (0 = MMR not applied / not kept)
+    # 1-based position after MMR (0 = MMR not applied / not kept / not picked when
+    # full_mmr=False stopped after max_results picks)
+    mmr_position: IntArray
     final_rank: IntArray  # 1-based rank among returned hits, 0 = not returned
 
     def hits(self, q: int) -> IntArray:
@@ -70,10 +76,17 @@ def _now_rows(now: float | FloatArray, batch: CandidateBatch) -> FloatArray:
     return arr[batch.segment]
 
 
-def rank_batch(batch: CandidateBatch, config: SearchConfig, now: float | FloatArray) -> RankedBatch:
+def rank_batch(
+    batch: CandidateBatch,
+    config: SearchConfig,
+    now: float | FloatArray,
+    *,
+    full_mmr: bool = True,
+) -> RankedBatch:
     """Score and rank every query of ``batch`` under ``config`` at time ``now``.
 
-    ``now`` is one unix time for all queries or one per query.
+    ``now`` is one unix time for all queries or one per query. ``full_mmr=False``
+    stops MMR after ``max_results`` picks (same hits; ``mmr_position`` of the rest is 0).
     """
     strategy = get_strategy(config.strategy)
     limit = strategy.candidate_limit(config)
@@ -111,7 +124,8 @@ def rank_batch(batch: CandidateBatch, config: SearchConfig, now: float | FloatAr
     decay = decay_factor(
         batch.created_at, _now_rows(now, batch), config.effective_half_life(), batch.evergreen
     )
-    weight = source_weights(batch.source, config)
+    names, inverse = batch.source_codes
+    weight = source_weights(names, config)[inverse]
     boost = access_boost(batch.access_count)
     raw = signals.merged * decay * weight * boost
     display = np.clip(raw, 0.0, 1.0)
@@ -122,7 +136,8 @@ def rank_batch(batch: CandidateBatch, config: SearchConfig, now: float | FloatAr
     mmr_position = np.zeros(len(batch), dtype=np.int64)
     lam = clamp_lambda(config.mmr.lambda_)
     if config.mmr.enabled and lam < 1.0 and len(order):
-        order = _apply_mmr(batch, order, raw, lam, mmr_position)
+        rounds = None if full_mmr else config.max_results
+        order = _apply_mmr(batch, order, raw, lam, mmr_position, rounds)
     final_rank = np.zeros(len(batch), dtype=np.int64)
     if len(order):
         pos = segment_positions(np.arange(len(order)), seg[order])
@@ -149,29 +164,37 @@ def rank_batch(batch: CandidateBatch, config: SearchConfig, now: float | FloatAr
 
 
 def _apply_mmr(
-    batch: CandidateBatch, order: IntArray, raw: FloatArray, lam: float, position: IntArray
+    batch: CandidateBatch,
+    order: IntArray,
+    raw: FloatArray,
+    lam: float,
+    position: IntArray,
+    rounds: int | None,
 ) -> IntArray:
-    """Rerank each query's kept rows (given in sorted order) with MMR."""
+    """Rerank each query's kept rows (given in sorted order) with MMR, all queries at once.
+
+    Queries with one kept row are left alone (SPEC §5). With ``rounds``, each query's
+    first ``rounds`` picks come first and its other rows keep their sorted order.
+    """
     seg = batch.segment[order]
-    bounds = np.r_[0, np.flatnonzero(np.diff(seg)) + 1, len(order)]
-    out = order.copy()
-    for a, b in zip(bounds[:-1], bounds[1:], strict=True):
-        rows = order[a:b]
-        if len(rows) <= 1:
-            continue
-        q = int(seg[a])
-        perm = mmr_order(raw[rows], _segment_jaccard(batch, q, rows), lam)
-        out[a:b] = rows[perm]
-        position[out[a:b]] = np.arange(1, len(rows) + 1)
-    return out
+    pos = segment_positions(np.arange(len(order)), seg)
+    counts = np.bincount(seg, minlength=batch.n_queries)
+    grid = np.full((batch.n_queries, int(counts.max())), -1, dtype=np.int64)
+    grid[seg, pos] = order
+    valid = (grid >= 0) & (counts >= 2)[:, None]
+    relevance = np.where(grid >= 0, raw[np.maximum(grid, 0)], 0.0)
 
+    def similarity_rows(queries: IntArray, cols: IntArray) -> FloatArray:
+        rows = grid[queries]
+        picked = rows[np.arange(len(queries)), cols][:, None]
+        return batch.jaccard_between(picked, np.where(rows >= 0, rows, picked))
 
-def _segment_jaccard(batch: CandidateBatch, q: int, rows: IntArray) -> FloatArray:
-    """Jaccard among ``rows`` of query ``q``, from a per-query matrix cached on the batch."""
-    key = f"jaccard:{q}"
-    start = int(batch.offsets[q])
-    if key not in batch._cache:
-        batch._cache[key] = batch.jaccard(np.arange(start, int(batch.offsets[q + 1])))
-    local = rows - start
-    matrix: FloatArray = batch._cache[key][np.ix_(local, local)]
-    return matrix
+    picks = mmr_select(relevance, valid, similarity_rows, lam, rounds)
+    key = np.zeros(len(batch), dtype=np.int64)
+    key[order] = pos + picks.shape[1]  # rows not picked follow the picks, in sorted order
+    q_idx, r_idx = np.nonzero(picks >= 0)
+    picked_rows = grid[q_idx, picks[q_idx, r_idx]]
+    key[picked_rows] = r_idx
+    position[picked_rows] = r_idx + 1
+    reordered: IntArray = order[np.lexsort((key[order], seg))]
+    return reordered

@@ -1,0 +1,173 @@
+"""Sweep benchmark: the sweep engine against the naive way, in one run.
+
+The naive way scores a configuration by running the full ``search()`` (keywords,
+FTS5 + evergreen supplement, KNN, the scoring core) for every query. The sweep
+gathers every query's candidates once at the widest limit, then rescores each
+configuration with the same scoring core over all queries at once and measures
+it with vectorised measures.
+
+* ``--configs`` (1,000) random configurations over every sweep axis (half-life or
+  no decay, three source weights, MMR on/off and λ, vector/text weights,
+  min_score, max_results, strategy) on the shipped dataset's queries. The sweep
+  time includes gathering candidates, the MMR similarity matrices and the
+  measures. The naive time is measured on ``--naive-sample`` of those
+  configurations (search only — no measures, so it is a lower bound) and
+  extrapolated to all of them; ``--naive-sample 1000`` runs them all.
+* Identical results: for every sampled configuration, each query's hits (ids,
+  display and raw scores) from the sweep equal ``search()``'s, and the sweep's
+  vectorised measures equal ``evaluate_run`` (ranx) on the naive rankings.
+* ``--big`` (10,000) configurations: configurations per second of the sweep.
+
+    python benchmarks/bench_sweep.py --configs 1000 --naive-sample 20 --big 10000
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from memlab.datasets import load_dataset
+from memlab.eval.embedders import evaluation_embedder
+from memlab.eval.evaluate import evaluate_run
+from memlab.eval.prepare import Prepared, prepare
+from memlab.eval.runs import RunResult
+from memlab.search.pipeline import Hit, search
+from memlab.sweep import Sweep, SweepPoint, random_configs, run_points, split_queries
+
+DATASET = Path(__file__).resolve().parents[1] / "datasets" / "agent-memory"
+MEASURES = ["nDCG@10", "R@5", "P@5", "RR", "Success@5", "Redundancy"]
+SPACE: dict[str, Any] = {
+    "half_life_days": [None, 1, 3, 7, 14, 30, 60, 90, 180],
+    "source_weights.session": [0.3, 0.5, 0.8, 1.0, 1.2],
+    "source_weights.global": [0.8, 1.0, 1.2],
+    "source_weights.workspace": [0.8, 1.0, 1.2],
+    "mmr.enabled": [True, False],
+    "mmr.lambda": [0.3, 0.5, 0.7, 0.9],
+    "vector_weight": {"uniform": [0.3, 0.9]},
+    "text_weight": {"uniform": [0.1, 0.6]},
+    "min_score": [0.0, 0.1, 0.2, 0.35, 0.5],
+    "max_results": [3, 6, 10],
+    "strategy": ["grok", "rrf", "basic-memory", "openclaw"],
+}
+
+
+def naive(prepared: Prepared, point: SweepPoint) -> dict[str, list[Hit]]:
+    """Every query's hits by the full search, as an application would run it."""
+    out: dict[str, list[Hit]] = {}
+    for gid in prepared.dataset.groups:
+        with prepared.open_group(gid) as store:
+            for q in prepared.dataset.queries_in(gid):
+                result = search(
+                    store, q.text, point.config, q.as_of, record_access=False, sync=False
+                )
+                out[q.query_id] = result.hits
+    return out
+
+
+def as_run(point: SweepPoint, hits: dict[str, list[Hit]]) -> RunResult:
+    run = RunResult("naive", point.config, {}, {}, {}, {})
+    for qid, hs in hits.items():
+        run.rankings[qid] = [h.chunk_id for h in hs]
+        run.scores[qid] = [h.score for h in hs]
+        run.snippets[qid] = [h.snippet for h in hs]
+        run.degraded[qid] = False
+    return run
+
+
+def measures_agree(prepared: Prepared, sweep: Sweep, point: SweepPoint, run: RunResult) -> bool:
+    ours = sweep.per_query(point.config)
+    ref = evaluate_run(prepared, run, [m for m in MEASURES if m != "Redundancy"])
+    for m in MEASURES:
+        expected = ref[ref["measure"] == m].set_index("query_id")["value"].to_dict()
+        got = {q: v for q, v in zip(sweep.query_ids, ours[m], strict=True) if not np.isnan(v)}
+        if set(got) != set(expected) or any(abs(got[q] - expected[q]) > 1e-12 for q in expected):
+            return False
+    return True
+
+
+def compare(prepared: Prepared, sweep: Sweep, sample: list[SweepPoint]) -> dict[str, Any]:
+    seconds, identical, hits, measures_ok = 0.0, True, 0, True
+    for point in sample:
+        start = time.perf_counter()
+        live = naive(prepared, point)
+        seconds += time.perf_counter() - start
+        ours = sweep.hits(point.config)
+        identical &= all(ours[q] == live[q] for q in live)
+        hits += sum(len(h) for h in live.values())
+        measures_ok &= measures_agree(prepared, sweep, point, as_run(point, live))
+    return {
+        "configs": len(sample),
+        "seconds": seconds,
+        "seconds_per_config": seconds / len(sample),
+        "identical_hits": bool(identical),
+        "identical_measures": bool(measures_ok),
+        "hits_compared": hits,
+    }
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    ds = load_dataset(args.dataset)
+    prepared = prepare(ds, embedder=evaluation_embedder(ds, None))
+    points = random_configs(SPACE, args.configs, seed=args.seed)
+    split = split_queries(ds.queries, 0.3, seed=0)
+
+    sweep = Sweep(prepared, measures=MEASURES, split=split)
+    result = run_points(sweep, points, progress=False)
+    sweep_s = result.seconds
+    rng = np.random.default_rng(args.seed)
+    picked = rng.choice(len(points), size=min(args.naive_sample, len(points)), replace=False)
+    naive_stats = compare(prepared, sweep, [points[i] for i in sorted(picked)])
+    naive_total = naive_stats["seconds_per_config"] * len(points)
+
+    big = random_configs(SPACE, args.big, seed=args.seed + 1)
+    gather_start = time.perf_counter()
+    sweep.prepare_for(big)
+    gather_s = time.perf_counter() - gather_start
+    big_result = run_points(sweep, big, progress=False)
+    return {
+        "dataset": ds.name,
+        "queries": len(ds.queries),
+        "candidate_limit": sweep.prepare_for(points).limit,
+        "sweep": {
+            "configs": len(points),
+            "seconds": sweep_s,
+            "configs_per_s": len(points) / sweep_s,
+        },
+        "naive_sample": naive_stats,
+        "naive_extrapolated_seconds": naive_total,
+        "speedup": naive_total / sweep_s,
+        "big": {
+            "configs": len(big),
+            "seconds": big_result.seconds,
+            "configs_per_s": len(big) / big_result.seconds,
+            "extra_gather_seconds": gather_s,
+        },
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--dataset", default=str(DATASET))
+    ap.add_argument("--configs", type=int, default=1000)
+    ap.add_argument("--naive-sample", type=int, default=20)
+    ap.add_argument("--big", type=int, default=10_000)
+    ap.add_argument("--seed", type=int, default=0)
+    out = run(ap.parse_args())
+    print(json.dumps(out, indent=2))
+    print(
+        f"sweep {out['sweep']['configs']} configs in {out['sweep']['seconds']:.2f} s; naive "
+        f"{out['naive_extrapolated_seconds']:.0f} s (from {out['naive_sample']['configs']} "
+        f"configs) → {out['speedup']:.0f}× faster; identical hits "
+        f"{out['naive_sample']['identical_hits']}, measures "
+        f"{out['naive_sample']['identical_measures']}; "
+        f"{out['big']['configs_per_s']:.0f} configs/s at {out['big']['configs']}"
+    )
+
+
+if __name__ == "__main__":
+    main()

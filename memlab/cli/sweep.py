@@ -1,0 +1,127 @@
+"""``memlab sweep``: score a grid (or random draws) of search configurations."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from memlab.cli.evaluate import base_config
+from memlab.sweep.metrics import SWEEP_MEASURES
+
+EXAMPLE = """\
+grid file (YAML): dotted configuration paths mapped to the values to try, e.g.
+
+  half_life_days: [1, 7, 30, null]   # null = no decay
+  source_weights.session: [0.5, 1.0]
+  mmr.enabled: [true, false]
+  mmr.lambda: [0.5, 0.7, 1.0]
+  strategy: [grok, rrf]
+
+With --random N, a path may also map to {uniform: [lo, hi]}, {loguniform: [lo, hi]}
+or {randint: [lo, hi]}. Rerunning with the same --out skips finished configurations.
+"""
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "sweep",
+        help="sweep search configurations (half-life, source weights, λ, …) on a dataset",
+        description="Score every configuration of a grid on a labelled dataset: candidates "
+        "are gathered once, then each configuration is rescored by the scoring core.",
+        epilog=EXAMPLE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("dataset", help="dataset folder (see `memlab dataset validate`)")
+    p.add_argument("--grid", required=True, help="YAML file: configuration paths → value lists")
+    p.add_argument("--out", help="results folder: sweep.csv, sweep.json, best.csv (resumable)")
+    p.add_argument("--embedder", help="embedding provider (default: the dataset's shipped vectors)")
+    p.add_argument("--measure", default="nDCG@10", help="choose the configuration by this")
+    p.add_argument(
+        "--measures",
+        default=",".join(SWEEP_MEASURES),
+        help="comma-separated measures to compute (the --measure is added if missing)",
+    )
+    p.add_argument("--random", type=int, metavar="N", help="draw N configurations, not the grid")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random draws")
+    p.add_argument("--holdout", type=float, default=0.3, help="share of queries held out")
+    p.add_argument("--split-seed", type=int, default=0, help="seed of the dev/holdout split")
+    p.add_argument(
+        "--no-stratify", action="store_true", help="do not stratify the split by category"
+    )
+    p.add_argument("--top", type=int, default=5, help="how many best configurations to show")
+    p.add_argument("--profile", default="grok-c0", help="base configuration profile")
+    p.add_argument("--config", help="YAML/JSON file of base configuration overrides")
+    p.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE", help="one base override"
+    )
+    p.add_argument("--level", help="judgement level (e.g. session or turn)")
+    p.add_argument("--work", help="where indexes are built (default ~/.cache/memlab/indexes)")
+    p.add_argument("--json", action="store_true", help="print the chosen configuration as JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.set_defaults(func=cmd_sweep)
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from memlab.sweep.runner import run_sweep
+
+    measures = [m.strip() for m in args.measures.split(",") if m.strip()]
+    if args.measure not in measures:
+        measures.insert(0, args.measure)
+    result = run_sweep(
+        args.dataset,
+        Path(args.grid),
+        random=args.random,
+        seed=args.seed,
+        base=base_config(args),
+        embedder=args.embedder,
+        measures=measures,
+        holdout=args.holdout,
+        split_seed=args.split_seed,
+        stratify=not args.no_stratify,
+        out=args.out,
+        work_dir=args.work,
+        level=args.level,
+        progress=not args.quiet,
+    )
+    top = result.best(args.measure, args.top) if len(result.table) else None
+    if args.out and top is not None:
+        top.to_csv(Path(args.out) / "best.csv", index=False)
+    if args.json:
+        print(json.dumps(_chosen_json(result, args.measure), indent=2, allow_nan=False))
+    else:
+        print(result.summary(args.measure))
+        if top is not None:
+            print(top.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+        if args.out:
+            print(f"results in {args.out}")
+    if result.interrupted:
+        done = len(result.table)
+        hint = "rerun the same command to resume" if args.out else "nothing saved (no --out)"
+        print(f"interrupted after {done} of {result.total} configurations; {hint}")
+        return 130
+    return 0
+
+
+def _chosen_json(result: Any, measure: str) -> dict[str, Any]:
+    if result.table.empty:
+        return {"configurations": 0, "interrupted": result.interrupted}
+    chosen = result.chosen(measure)
+    chosen.pop("config")
+    return {
+        "configurations": len(result.table),
+        "evaluated": result.evaluated,
+        "resumed": result.resumed,
+        "interrupted": result.interrupted,
+        "chosen": {k: _finite(v) for k, v in chosen.items()},
+    }
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, tuple):
+        return [_finite(v) for v in value]
+    return value

@@ -1,0 +1,43 @@
+"""Parameter sweeps at interactive speed: half-life, source weights, λ, fusion weights.
+
+Candidates are gathered once per query at the widest candidate limit any
+configuration needs; every configuration is then rescored by the one scoring
+core (``rank_batch``) over all queries at once, and measured with vectorised
+measures. Public API:
+
+* ``run_sweep(dataset, space, ...)`` → ``SweepResult`` (table, ``best``, ``chosen``);
+* ``Sweep`` — the engine (``score``, ``per_query``, ``hits``, ``long``);
+* ``grid``, ``random_configs``, ``load_grid`` — search spaces of dotted paths;
+* ``split_queries`` / ``Split`` — dev and holdout queries;
+* ``best`` — the best configurations with bootstrap CIs;
+* ``plot_half_life``, ``plot_heatmap``, ``plot_lambda`` — matplotlib figures;
+* ``read_results`` — the table of a finished sweep folder.
+"""
+
+from memlab.sweep.engine import Sweep
+from memlab.sweep.files import read_results
+from memlab.sweep.metrics import SWEEP_MEASURES
+from memlab.sweep.plots import plot_half_life, plot_heatmap, plot_lambda
+from memlab.sweep.results import SweepResult, best
+from memlab.sweep.runner import run_points, run_sweep
+from memlab.sweep.space import SweepPoint, grid, load_grid, random_configs
+from memlab.sweep.split import Split, split_queries
+
+__all__ = [
+    "SWEEP_MEASURES",
+    "Split",
+    "Sweep",
+    "SweepPoint",
+    "SweepResult",
+    "best",
+    "grid",
+    "load_grid",
+    "plot_half_life",
+    "plot_heatmap",
+    "plot_lambda",
+    "random_configs",
+    "read_results",
+    "run_points",
+    "run_sweep",
+    "split_queries",
+]

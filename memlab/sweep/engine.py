@@ -1,0 +1,196 @@
+"""The sweep engine: candidates once, then the one scoring core for every configuration.
+
+``Sweep`` gathers every query's candidates once, at the widest candidate limit
+any configuration needs (``gather_batch``; DESIGN invariant 2), looks up the
+judgements of every candidate row once, and then scores each configuration with
+``rank_batch`` — the function the live search calls (invariant 1) — over all
+queries at once, with no SQL. Measures are vectorised (``metrics``). A sweep's
+hits for a configuration equal ``search()``'s with that configuration, hit for
+hit (``Sweep.hits``; tests check it on many random configurations).
+
+MMR runs with ``full_mmr=False``: greedy MMR is sequential, so stopping after
+``max_results`` picks returns exactly the hits of the full permutation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from memlab.config import SearchConfig
+from memlab.datasets import Dataset, load_dataset
+from memlab.eval.embedders import evaluation_embedder
+from memlab.eval.measures import DEFAULT_TOKEN_BUDGET
+from memlab.eval.prepare import Prepared, gather_batch, prepare
+from memlab.eval.runs import RunResult, needed_limit
+from memlab.search.candidates_batch import CandidateBatch, FloatArray
+from memlab.search.pipeline import Hit, hits_of
+from memlab.search.ranking import RankedBatch, rank_batch
+from memlab.sweep.judgements import Judgements, judgements_for
+from memlab.sweep.metrics import SWEEP_MEASURES, Returned, check_measures, compute
+from memlab.sweep.space import SweepPoint, as_points
+from memlab.sweep.split import Split, split_queries
+
+
+class Sweep:
+    """Score many search configurations of one prepared dataset, fast and exactly.
+
+    ``measures`` are measure names (``nDCG@10``, ``R@5``, ``RR``, ``Redundancy``, …);
+    ``split`` says which queries are dev and which holdout (default: all dev).
+    """
+
+    def __init__(
+        self,
+        prepared: Prepared,
+        *,
+        base: SearchConfig | None = None,
+        measures: Sequence[str] = SWEEP_MEASURES,
+        split: Split | None = None,
+        budget: int = DEFAULT_TOKEN_BUDGET,
+    ) -> None:
+        self.prepared = prepared
+        self.base = base or SearchConfig()
+        self.measures = check_measures(measures)
+        self.split = split or split_queries(prepared.dataset.queries, 0.0)
+        self.budget = budget
+        self.now = prepared.query_now
+        self.query_ids = [q.query_id for q in prepared.dataset.queries]
+        self._state: tuple[CandidateBatch, Judgements] | None = None
+        self._masks = {p: self.split.mask(self.query_ids, p) for p in self.split.parts}
+
+    @classmethod
+    def from_dataset(
+        cls,
+        dataset: str | Path | Dataset,
+        *,
+        embedder: str | None = None,
+        level: str | None = None,
+        work_dir: str | Path | None = None,
+        holdout: float = 0.3,
+        seed: int = 0,
+        stratify: bool = True,
+        progress: bool = False,
+        **options: Any,
+    ) -> Sweep:
+        """Load and prepare ``dataset`` (indexes are built once and cached) and split it.
+
+        ``embedder`` None uses the dataset's shipped vectors; ``options`` go to ``Sweep``.
+        """
+        ds = dataset if isinstance(dataset, Dataset) else load_dataset(dataset, level)
+        prepared = prepare(
+            ds, embedder=evaluation_embedder(ds, embedder), work_dir=work_dir, progress=progress
+        )
+        split = split_queries(ds.queries, holdout, seed=seed, stratify=stratify)
+        return cls(prepared, split=split, **options)
+
+    # ------------------------------------------------------------------ candidates
+
+    def ensure_limit(self, limit: int, *, progress: bool = False) -> CandidateBatch:
+        """The candidate batch, gathered (once) at ``limit`` or wider."""
+        if self._state is None or self._state[0].limit < limit:
+            batch = gather_batch(self.prepared, limit, progress=progress)
+            self._state = (batch, judgements_for(batch, self.prepared))
+        return self._state[0]
+
+    def prepare_for(
+        self, points: Iterable[SweepPoint | SearchConfig], *, progress: bool = False
+    ) -> CandidateBatch:
+        """Gather candidates at the widest limit any of these configurations needs."""
+        configs = [p.config if isinstance(p, SweepPoint) else p for p in points]
+        return self.ensure_limit(needed_limit(configs) if configs else 1, progress=progress)
+
+    @property
+    def judgements(self) -> Judgements:
+        """Grades of the current candidate batch's rows (gathers for the base if none)."""
+        if self._state is None:
+            self.ensure_limit(needed_limit([self.base]))
+        return self._state[1]  # type: ignore[index]
+
+    # --------------------------------------------------------------------- scoring
+
+    def rank(self, config: SearchConfig) -> RankedBatch:
+        """Every query ranked under ``config`` by the scoring core (no SQL)."""
+        batch = self.prepare_for([config])
+        return rank_batch(batch, config, self.now, full_mmr=False)
+
+    def per_query(self, config: SearchConfig) -> dict[str, FloatArray]:
+        """Per-query values of every measure (NaN where a query is not scored)."""
+        ranked = self.rank(config)
+        batch = ranked.batch
+        hits = Returned.from_final_rank(ranked.final_rank, batch.segment, batch.n_queries)
+        return compute(
+            self.measures,
+            hits,
+            self.judgements,
+            similarity=batch.jaccard_between,
+            budget=self.budget,
+        )
+
+    def aggregate(self, values: dict[str, FloatArray]) -> dict[str, float]:
+        """Means per measure and split part: ``m`` (all), ``m:dev``, ``m:holdout``."""
+        out: dict[str, float] = {}
+        for part, mask in self._masks.items():
+            suffix = "" if part == "all" else f":{part}"
+            for name, v in values.items():
+                scored = v[mask & ~np.isnan(v)]
+                out[name + suffix] = float(scored.mean()) if len(scored) else float("nan")
+        return out
+
+    @property
+    def metric_columns(self) -> list[str]:
+        """Names of the metric columns ``aggregate`` produces, in table order."""
+        return [
+            name + ("" if part == "all" else f":{part}")
+            for part in self.split.parts
+            for name in self.measures
+        ]
+
+    def score(self, config: SearchConfig) -> dict[str, float]:
+        """The metric columns of one configuration."""
+        return self.aggregate(self.per_query(config))
+
+    def hits(self, config: SearchConfig) -> dict[str, list[Hit]]:
+        """Every query's hits under ``config`` — what ``search()`` returns, hit for hit."""
+        ranked = self.rank(config)
+        return {qid: hits_of(ranked, q) for q, qid in enumerate(ranked.batch.query_ids)}
+
+    def run_result(self, config: SearchConfig, name: str = "sweep") -> RunResult:
+        """The rankings of ``config`` as an evaluation run (for ``evaluate_run``)."""
+        ranked = self.rank(config)
+        batch, result = ranked.batch, RunResult(name, config, {}, {}, {}, {})
+        for q, qid in enumerate(batch.query_ids):
+            rows = ranked.hits(q)
+            result.rankings[qid] = [str(batch.chunk_id[i]) for i in rows]
+            result.scores[qid] = [float(ranked.display[i]) for i in rows]
+            result.snippets[qid] = [str(batch.text[i]) for i in rows]
+            result.degraded[qid] = bool(batch.degraded[q]) and config.vectors
+        return result
+
+    def long(self, points: Iterable[SweepPoint | SearchConfig]) -> pd.DataFrame:
+        """Per-query long form: config_hash, query_id, category, part, measure, value."""
+        pts = as_points(points, self.base)
+        self.prepare_for(pts)
+        cats = [q.category or "" for q in self.prepared.dataset.queries]
+        part = np.where(self.split.mask(self.query_ids, "holdout"), "holdout", "dev")
+        frames = []
+        for p in pts:
+            for name, v in self.per_query(p.config).items():
+                keep = ~np.isnan(v)
+                frames.append(
+                    pd.DataFrame(
+                        {
+                            "config_hash": p.key,
+                            "query_id": np.array(self.query_ids, dtype=object)[keep],
+                            "category": np.array(cats, dtype=object)[keep],
+                            "part": part[keep],
+                            "measure": name,
+                            "value": v[keep],
+                        }
+                    )
+                )
+        columns = ["config_hash", "query_id", "category", "part", "measure", "value"]
+        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)

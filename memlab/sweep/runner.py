@@ -1,0 +1,205 @@
+"""Running a sweep: progress bar, Ctrl-C keeps finished work, resume from the results file.
+
+``run_points(sweep, points, out=...)`` scores every point not already in
+``out/sweep.csv`` (rows are keyed by configuration hash), saving the file every
+few seconds and when it stops. Ctrl-C (``KeyboardInterrupt``) ends the loop: the
+rows scored so far are saved and returned (``result.interrupted``); running the
+same sweep again resumes. ``run_sweep`` is the one-call version for notebooks
+and the CLI: dataset + space (grid or random) → ``SweepResult``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from memlab.config import SearchConfig
+from memlab.datasets import Dataset
+from memlab.eval.measures import DEFAULT_TOKEN_BUDGET
+from memlab.sweep.engine import Sweep
+from memlab.sweep.files import load_results, save_results, sweep_manifest
+from memlab.sweep.metrics import SWEEP_MEASURES
+from memlab.sweep.results import SweepResult, overrides_column
+from memlab.sweep.space import SweepPoint, as_points, grid, load_grid, random_configs
+
+CHECKPOINT_SECS = 5.0
+
+
+def axes_of(points: Sequence[SweepPoint]) -> list[str]:
+    """The configuration paths the points set, in order of first appearance."""
+    seen: dict[str, None] = {}
+    for p in points:
+        seen.update(dict.fromkeys(p.overrides))
+    return list(seen)
+
+
+def run_points(
+    sweep: Sweep,
+    points: Sequence[SweepPoint | SearchConfig | Mapping[str, Any]],
+    *,
+    out: str | Path | None = None,
+    progress: bool = True,
+    checkpoint_secs: float = CHECKPOINT_SECS,
+) -> SweepResult:
+    """Score ``points`` (skipping those already in ``out``); see the module docstring."""
+    start = time.perf_counter()
+    pts = as_points(points, sweep.base)
+    folder = Path(out) if out is not None else None
+    manifest = sweep_manifest(sweep)
+    done = load_results(folder, manifest) if folder else pd.DataFrame()
+    known = set(done["config_hash"]) if "config_hash" in done else set()
+    todo = [p for p in pts if p.key not in known]
+    fresh: dict[str, dict[str, Any]] = {}
+    interrupted = False
+    saved = time.perf_counter()
+    bar = _bar(len(todo), progress)
+    try:
+        if todo:
+            sweep.prepare_for(todo, progress=progress)
+        for p in todo:
+            fresh[p.key] = _row(p, sweep.score(p.config))
+            bar.update(1)
+            if folder and time.perf_counter() - saved > checkpoint_secs:
+                save_results(folder, _file_table(done, fresh), manifest)
+                saved = time.perf_counter()
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        bar.close()
+        if folder and fresh:
+            save_results(folder, _file_table(done, fresh), manifest)
+    axes = axes_of(pts)
+    table = _result_table(pts, axes, sweep.metric_columns, done, fresh)
+    return SweepResult(
+        table=table,
+        points=[p for p in pts if p.key in fresh or p.key in known],
+        axes=axes,
+        measures=list(sweep.measures),
+        split=sweep.split,
+        sweep=sweep,
+        out=folder,
+        evaluated=len(fresh),
+        resumed=len(pts) - len(todo),
+        interrupted=interrupted,
+        seconds=time.perf_counter() - start,
+        total=len(pts),
+    )
+
+
+def _row(point: SweepPoint, scores: dict[str, float]) -> dict[str, Any]:
+    return {
+        "config_hash": point.key,
+        **point.overrides,
+        **scores,
+        "overrides": overrides_column(point),
+    }
+
+
+def _file_table(done: pd.DataFrame, fresh: dict[str, dict[str, Any]]) -> pd.DataFrame:
+    new = pd.DataFrame(list(fresh.values()))
+    if done.empty:
+        return new
+    return pd.concat([done, new], ignore_index=True) if len(new) else done
+
+
+def _result_table(
+    points: Sequence[SweepPoint],
+    axes: list[str],
+    metrics: list[str],
+    done: pd.DataFrame,
+    fresh: dict[str, dict[str, Any]],
+) -> pd.DataFrame:
+    """One row per point that has scores, in sweep order; axis values from the points."""
+    old = done.set_index("config_hash") if "config_hash" in done else pd.DataFrame()
+    old = old[~old.index.duplicated()]
+    rows = []
+    for p in points:
+        if p.key in fresh:
+            scores = fresh[p.key]
+        elif p.key in old.index:
+            scores = old.loc[p.key].to_dict()
+        else:
+            continue
+        rows.append(
+            {
+                "config_hash": p.key,
+                **{a: p.overrides.get(a) for a in axes},
+                **{m: scores.get(m) for m in metrics},
+                "overrides": overrides_column(p),
+            }
+        )
+    return pd.DataFrame(rows, columns=["config_hash", *axes, *metrics, "overrides"])
+
+
+def _bar(total: int, show: bool) -> Any:
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc="sweep", unit="config", disable=not show or total == 0)
+
+
+def run_sweep(
+    dataset: str | Path | Dataset | Sweep,
+    space: Mapping[str, Any] | str | Path | None = None,
+    *,
+    configs: Sequence[SweepPoint | SearchConfig | Mapping[str, Any]] | None = None,
+    random: int | None = None,
+    seed: int = 0,
+    base: SearchConfig | None = None,
+    embedder: str | None = None,
+    measures: Sequence[str] = SWEEP_MEASURES,
+    holdout: float = 0.3,
+    split_seed: int = 0,
+    stratify: bool = True,
+    budget: int = DEFAULT_TOKEN_BUDGET,
+    out: str | Path | None = None,
+    work_dir: str | Path | None = None,
+    level: str | None = None,
+    progress: bool = True,
+) -> SweepResult:
+    """Sweep ``dataset`` over ``space`` (a mapping or a grid file) or explicit ``configs``.
+
+    ``random=N`` draws N configurations from the space (seeded by ``seed``) instead of
+    the full grid. ``holdout`` is the share of queries held out (split seeded by
+    ``split_seed``, stratified by category). Pass a ``Sweep`` instead of a dataset to
+    reuse its gathered candidates across calls.
+    """
+    if isinstance(dataset, Sweep):
+        sweep = dataset
+        points = _points(sweep.base, space, configs, random, seed)
+    else:
+        points = _points(base or SearchConfig(), space, configs, random, seed)  # fail fast
+        sweep = Sweep.from_dataset(
+            dataset,
+            embedder=embedder,
+            level=level,
+            work_dir=work_dir,
+            holdout=holdout,
+            seed=split_seed,
+            stratify=stratify,
+            progress=progress,
+            base=base,
+            measures=measures,
+            budget=budget,
+        )
+    return run_points(sweep, points, out=out, progress=progress)
+
+
+def _points(
+    base: SearchConfig,
+    space: Mapping[str, Any] | str | Path | None,
+    configs: Sequence[SweepPoint | SearchConfig | Mapping[str, Any]] | None,
+    random: int | None,
+    seed: int,
+) -> list[SweepPoint]:
+    if configs is not None:
+        if space is not None:
+            raise ValueError("give either a space (mapping or grid file) or configs, not both")
+        return as_points(configs, base)
+    if space is None:
+        raise ValueError("give a space (mapping or grid file) or configs")
+    flat = load_grid(space) if isinstance(space, (str, Path)) else space
+    return random_configs(flat, random, seed=seed, base=base) if random else grid(flat, base)

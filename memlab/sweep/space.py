@@ -1,0 +1,222 @@
+"""Search spaces: grids and seeded random draws of search configurations.
+
+A space maps dotted configuration paths (the ``with_overrides`` syntax) to what
+to try::
+
+    half_life_days: [1, 7, 30, null]     # a list: these values (null = no decay)
+    source_weights.session: [0.5, 1.0]
+    mmr: {enabled: [true, false], lambda: [0.5, 0.7, 1.0]}   # nested = dotted
+    strategy: [grok, rrf]
+    min_score: 0.0                       # a scalar: fixed
+    vector_weight: {uniform: [0.3, 0.9]} # a distribution (random search only)
+
+``grid`` takes the Cartesian product of the lists (in file order); ``random_configs``
+draws points with a seeded generator: a list is a uniform choice, ``uniform`` /
+``loguniform`` give floats in [lo, hi], ``randint`` integers in [lo, hi]. Every key
+and value is checked against the configuration up front; an unknown key raises
+``ConfigError`` with a did-you-mean hint. Duplicate configurations are dropped.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from memlab.config import SearchConfig, config_hash, to_dict, with_overrides
+from memlab.errors import ConfigError, unknown_name
+from memlab.search.scoring import get_strategy
+
+DISTRIBUTIONS = ("uniform", "loguniform", "randint")
+KNOWN_SOURCES = ("global", "workspace", "session", "dream")
+
+
+@dataclass
+class SweepPoint:
+    """One configuration of a sweep: its overrides of the base and the result."""
+
+    overrides: dict[str, Any]
+    config: SearchConfig
+    key: str = field(default="")  # config hash: the row key of a results file
+
+    def __post_init__(self) -> None:
+        if not self.key:
+            self.key = config_hash(self.config)
+
+
+def flatten_space(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    """Nested mappings → dotted paths; distribution specs stay as they are."""
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, Mapping) and not _is_distribution(value):
+            out.update(flatten_space(value, path + "."))
+        else:
+            out[path] = value
+    return out
+
+
+def load_grid(path: str | Path) -> dict[str, Any]:
+    """Read a YAML (or JSON) grid file into a flat space."""
+    import yaml
+
+    file = Path(path)
+    if not file.is_file():
+        raise ConfigError(f"grid file {file} not found")
+    data = yaml.safe_load(file.read_text(encoding="utf-8"))
+    if not isinstance(data, Mapping) or not data:
+        raise ConfigError(f"{file}: expected a mapping of configuration paths to value lists")
+    return flatten_space(data)
+
+
+def check_space(space: Mapping[str, Any], base: SearchConfig | None = None) -> dict[str, Any]:
+    """Flatten ``space`` and check every key and every listed value against ``base``."""
+    base = base or SearchConfig()
+    flat = flatten_space(space)
+    if not flat:
+        raise ConfigError("the search space is empty; give at least one configuration path")
+    for key, spec in flat.items():
+        _check_key(key)
+        if _is_distribution(spec):
+            _check_distribution(key, spec)
+            continue
+        for value in _values(spec):
+            _check_value(base, key, value)
+    return flat
+
+
+def grid(space: Mapping[str, Any], base: SearchConfig | None = None) -> list[SweepPoint]:
+    """Every combination of the listed values (first key varies slowest)."""
+    base = base or SearchConfig()
+    flat = check_space(space, base)
+    bad = [k for k, v in flat.items() if _is_distribution(v)]
+    if bad:
+        raise ConfigError(
+            f"'{bad[0]}' is a distribution; distributions need random search (--random N)"
+        )
+    keys = list(flat)
+    combos = itertools.product(*(_values(flat[k]) for k in keys))
+    return _unique((dict(zip(keys, combo, strict=True)) for combo in combos), base)
+
+
+def random_configs(
+    space: Mapping[str, Any], n: int, *, seed: int = 0, base: SearchConfig | None = None
+) -> list[SweepPoint]:
+    """``n`` distinct points drawn from ``space`` with ``numpy.random.default_rng(seed)``.
+
+    A finite space with fewer than ``n`` distinct configurations yields all it has.
+    """
+    if n < 1:
+        raise ConfigError(f"the number of random configurations must be >= 1, got {n}")
+    base = base or SearchConfig()
+    flat = check_space(space, base)
+    rng = np.random.default_rng(seed)
+    draws = ({k: _draw(rng, spec) for k, spec in flat.items()} for _ in range(50 * n))
+    return _unique(draws, base, n)
+
+
+def as_points(
+    items: Iterable[SweepPoint | SearchConfig | Mapping[str, Any]], base: SearchConfig
+) -> list[SweepPoint]:
+    """Sweep points from points, configurations (overrides = differences from ``base``)
+    or override mappings."""
+    out = []
+    for item in items:
+        if isinstance(item, SweepPoint):
+            out.append(item)
+        elif isinstance(item, SearchConfig):
+            out.append(SweepPoint(config_diff(base, item), item))
+        else:
+            overrides = flatten_space(item)
+            out.append(SweepPoint(overrides, with_overrides(base, overrides)))
+    return out
+
+
+def config_diff(base: SearchConfig, config: SearchConfig) -> dict[str, Any]:
+    """Dotted paths whose value differs between ``base`` and ``config``."""
+    a, b = _flat_config(base), _flat_config(config)
+    return {k: v for k, v in b.items() if a.get(k, _MISSING) != v}
+
+
+_MISSING = object()
+
+
+def _flat_config(config: SearchConfig) -> dict[str, Any]:
+    data = to_dict(config)
+    weights = data.pop("source_weights")
+    flat = flatten_space(data)
+    flat.update({f"source_weights.{k}": v for k, v in weights.items()})
+    return flat
+
+
+def _unique(
+    overrides: Iterable[dict[str, Any]], base: SearchConfig, limit: int | None = None
+) -> list[SweepPoint]:
+    """Distinct configurations (by hash) from override dicts, in order, at most ``limit``."""
+    seen: dict[str, SweepPoint] = {}
+    for ov in overrides:
+        point = SweepPoint(ov, with_overrides(base, ov))
+        seen.setdefault(point.key, point)
+        if limit is not None and len(seen) >= limit:
+            break
+    return list(seen.values())
+
+
+def _is_distribution(value: Any) -> bool:
+    return isinstance(value, Mapping) and len(value) == 1 and next(iter(value)) in DISTRIBUTIONS
+
+
+def _values(spec: Any) -> list[Any]:
+    if isinstance(spec, (list, tuple)):
+        if not spec:
+            raise ConfigError("an empty list of values in the search space")
+        return list(spec)
+    return [spec]
+
+
+def _check_key(key: str) -> None:
+    parts = key.split(".")
+    if parts[0] == "source_weights" and len(parts) == 2 and parts[1] not in KNOWN_SOURCES:
+        raise ConfigError(f"{key}: " + unknown_name("source", parts[1], KNOWN_SOURCES))
+
+
+def _check_value(base: SearchConfig, key: str, value: Any) -> None:
+    config = with_overrides(base, {key: value})
+    get_strategy(config.strategy)  # strategy names are checked here, not by the config
+
+
+def _check_distribution(key: str, spec: Mapping[str, Any]) -> None:
+    kind, bounds = next(iter(spec.items()))
+    ok = (
+        isinstance(bounds, (list, tuple))
+        and len(bounds) == 2
+        and all(isinstance(b, (int, float)) and not isinstance(b, bool) for b in bounds)
+        and bounds[0] <= bounds[1]
+    )
+    if not ok:
+        raise ConfigError(f"{key}: {kind} needs [low, high] with low <= high, got {bounds!r}")
+    if kind == "loguniform" and bounds[0] <= 0:
+        raise ConfigError(f"{key}: loguniform needs low > 0, got {bounds[0]}")
+
+
+def _draw(rng: np.random.Generator, spec: Any) -> Any:
+    if not _is_distribution(spec):
+        values = _values(spec)
+        return values[int(rng.integers(len(values)))]
+    kind, (lo, hi) = next(iter(spec.items()))
+    if kind == "randint":
+        return int(rng.integers(int(lo), int(hi) + 1))
+    if kind == "loguniform":
+        return round(math.exp(rng.uniform(math.log(lo), math.log(hi))), 6)
+    return round(float(rng.uniform(lo, hi)), 6)
+
+
+def describe(overrides: Mapping[str, Any]) -> str:
+    """A short label for a point: ``half_life_days=7, mmr.lambda=0.5``."""
+    return ", ".join(f"{k}={json.dumps(v)}" for k, v in overrides.items()) or "(base)"
