@@ -6,8 +6,9 @@ EXTRAS ?= dev
 comma := ,
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(subst $(comma),_,$(EXTRAS))
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup report demo test test-slow lint format ci clean
+.PHONY: setup setup-browser report demo test test-slow lint format ci clean
 
 setup: $(STAMP)
 
@@ -19,8 +20,18 @@ $(STAMP): pyproject.toml
 	$(VENV)/bin/memlab warmup
 	touch $@
 
+# The regression report: the regression notebook on the shipped dataset, run with
+# papermill in the memlab kernel and checked against baselines/regression.json.
+# Output in out/report/ (summary.txt, index.html, executed notebooks and HTML).
 report: setup
-	$(VENV)/bin/memlab demo
+	$(VENV)/bin/memlab report
+
+# Headless Chromium for the HTML report test (tests/report/test_html_browser.py,
+# `make test-slow`); CI runs this before `make test-slow`. Debian: needs root.
+setup-browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	  { $(SUDO) apt-get install -y chromium || \
+	    { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }; }
 
 demo: setup
 	$(VENV)/bin/memlab demo

@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "memlab.cli.dataset",
     "memlab.cli.sweep",
     "memlab.cli.dream",
+    "memlab.cli.report",
 )
 
 

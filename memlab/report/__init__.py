@@ -1,0 +1,20 @@
+"""Notebooks as regression reports: papermill runner, parameter checks, baselines, HTML.
+
+Modules::
+
+    locate     where notebooks, shipped datasets and baselines live
+    notebooks  the notebooks' ``parameters`` cells; ``--param`` checking
+    execute    papermill in the ``memlab`` kernel; where a notebook failed
+    baseline   the committed baseline format; ``[OK]`` / ``[FAIL]`` per metric
+    html       nbconvert HTML copies and the index page
+    summary    the summary text and JSON
+    runner     ``run_report(ReportOptions)``: plan, run, check, summarise
+
+The notebooks themselves call ``memlab.workbench``; this package never imports it.
+"""
+
+from __future__ import annotations
+
+from memlab.report.runner import ReportOptions, ReportResult, plan, run_report
+
+__all__ = ["ReportOptions", "ReportResult", "plan", "run_report"]

@@ -1,0 +1,254 @@
+"""Committed baselines and the ``[OK]`` / ``[FAIL]`` check of a run against one.
+
+A baseline file (JSON, sorted keys, no NaN) holds one entry per report result,
+keyed ``<notebook>/<dataset>`` (``regression/agent-memory``)::
+
+    {"format": 1,
+     "tolerances": {"default": 0.005, "NumQ": 0, "Tokens": {"rel": 0.02}},
+     "entries": {"regression/agent-memory": {
+         "manifest": {... the run's manifest.json ...},
+         "metrics": {"hybrid": {"nDCG@10": 0.1352, ...}, ...}}}}
+
+A metric fails when it moves beyond its tolerance in the bad direction (down
+for nDCG, recall, RR …; up for Redundancy, Stale, AbstainHits, OverBudget; either
+way for NumQ and Tokens). A tolerance is absolute (a number) or
+``{"abs": a, "rel": r}`` = ``max(a, r·|baseline|)``. Moving the good way beyond
+the tolerance is ``[OK]`` with a note to refresh the baseline.
+
+Numbers are compared only when the manifests are comparable
+(``memlab.eval.manifest.incompatibilities``: dataset digest, level, unit, index
+configuration, embedder, measures) and each run's configuration hash matches;
+otherwise every metric concerned fails as *incomparable* rather than being
+compared silently (DESIGN invariant 6).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from memlab.errors import ReportError
+from memlab.eval.manifest import incompatibilities, write_json
+
+FORMAT = 1
+LOWER_IS_BETTER = frozenset({"Redundancy", "Stale", "AbstainHits", "OverBudget"})
+TWO_SIDED = frozenset({"NumQ", "Tokens"})
+DEFAULT_TOLERANCES: dict[str, Any] = {
+    "default": 0.005,
+    "NumQ": 0,
+    "Tokens": {"abs": 1.0, "rel": 0.02},
+    "AbstainHits": 0.05,
+}
+OK, FAIL, NEW = "OK", "FAIL", "NEW"
+
+
+@dataclass(frozen=True)
+class MetricCheck:
+    run: str
+    measure: str
+    value: float | None
+    baseline: float | None
+    tolerance: float
+    status: str  # OK | FAIL | NEW
+    note: str = ""
+
+    @property
+    def delta(self) -> float | None:
+        if self.value is None or self.baseline is None:
+            return None
+        return self.value - self.baseline
+
+    def line(self) -> str:
+        value = "-" if self.value is None else f"{self.value:.4f}"
+        base = "-" if self.baseline is None else f"{self.baseline:.4f}"
+        delta = "" if self.delta is None else f"  Δ {self.delta:+.4f}"
+        note = f"  ({self.note})" if self.note else ""
+        return (
+            f"[{self.status}]".ljust(7)
+            + f"{self.run:<22} {self.measure:<11} {value:>9}  baseline {base:>9}{delta}"
+            + f"  tol {self.tolerance:g}{note}"
+        )
+
+
+@dataclass
+class CheckResult:
+    key: str
+    baseline_path: Path | None
+    checks: list[MetricCheck] = field(default_factory=list)
+    incompatible: list[str] = field(default_factory=list)
+    missing_entry: bool = False
+
+    @property
+    def failures(self) -> list[MetricCheck]:
+        return [c for c in self.checks if c.status == FAIL]
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures and not self.incompatible
+
+
+# ------------------------------------------------------------------------ reading
+
+
+def load_baseline(path: Path) -> dict[str, Any]:
+    if not path.is_file():
+        raise ReportError(
+            f"baseline {path} not found; write one with `memlab report --write-baseline {path}`"
+        )
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ReportError(f"baseline {path} is not valid JSON: {exc}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ReportError(f"baseline {path}: expected a memlab baseline of format {FORMAT}")
+    if not isinstance(data.get("entries"), dict):
+        raise ReportError(f"baseline {path}: 'entries' must be a mapping")
+    return data
+
+
+def read_metrics(out_dir: Path) -> dict[str, dict[str, float]]:
+    """``aggregated.csv`` as ``{run: {measure: value}}`` (NaN values left out)."""
+    path = out_dir / "aggregated.csv"
+    if not path.is_file():
+        raise ReportError(f"{path} not found: the notebook wrote no aggregated results")
+    out: dict[str, dict[str, float]] = {}
+    with path.open(newline="", encoding="utf-8") as fh:
+        for row in csv.DictReader(fh):
+            value = float(row["value"]) if row["value"] not in ("", "nan", "NaN") else math.nan
+            if math.isfinite(value):
+                out.setdefault(row["run"], {})[row["measure"]] = value
+    return out
+
+
+def read_manifest(out_dir: Path) -> dict[str, Any]:
+    path = out_dir / "manifest.json"
+    if not path.is_file():
+        raise ReportError(f"{path} not found: the notebook wrote no manifest")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        raise ReportError(f"{path}: expected a JSON object")
+    return data
+
+
+def entry_from_outputs(out_dir: Path) -> dict[str, Any]:
+    return {"manifest": read_manifest(out_dir), "metrics": read_metrics(out_dir)}
+
+
+# ----------------------------------------------------------------------- checking
+
+
+def tolerance_for(measure: str, tolerances: Mapping[str, Any], baseline: float) -> float:
+    spec = tolerances.get(measure, tolerances.get("default", DEFAULT_TOLERANCES["default"]))
+    if isinstance(spec, Mapping):
+        return max(float(spec.get("abs", 0.0)), float(spec.get("rel", 0.0)) * abs(baseline))
+    return float(spec)
+
+
+def judge(measure: str, value: float, baseline: float, tol: float) -> tuple[str, str]:
+    """Status and note for one metric (see the module docstring for the directions)."""
+    delta = value - baseline
+    if abs(delta) <= tol + 1e-12:
+        return OK, ""
+    if measure in TWO_SIDED:
+        return FAIL, "changed beyond tolerance"
+    worse = delta > 0 if measure in LOWER_IS_BETTER else delta < 0
+    if worse:
+        return FAIL, "regression: " + ("higher" if delta > 0 else "lower") + " than the baseline"
+    return OK, "better than the baseline; refresh it with --write-baseline"
+
+
+def check_entry(
+    key: str,
+    current: Mapping[str, Any],
+    baseline: Mapping[str, Any] | None,
+    tolerances: Mapping[str, Any] | None = None,
+    baseline_path: Path | None = None,
+) -> CheckResult:
+    """Compare one result (``entry_from_outputs``) with its baseline entry."""
+    result = CheckResult(key, baseline_path)
+    if baseline is None:
+        result.missing_entry = True
+        return result
+    tols = {**DEFAULT_TOLERANCES, **(tolerances or {})}
+    result.incompatible = incompatibilities(baseline["manifest"], current["manifest"])
+    hashes = _run_hashes(baseline["manifest"]), _run_hashes(current["manifest"])
+    base_metrics, metrics = baseline["metrics"], current["metrics"]
+    runs = [*metrics, *(r for r in base_metrics if r not in metrics)]  # the results' order
+    for run in runs:
+        changed = run in hashes[0] and run in hashes[1] and hashes[0][run] != hashes[1][run]
+        have, want = metrics.get(run, {}), base_metrics.get(run, {})
+        for measure in [*have, *(m for m in want if m not in have)]:
+            result.checks.append(
+                _check_one(run, measure, have.get(measure), want.get(measure), tols, changed)
+            )
+    if result.incompatible:
+        note = "incomparable: " + "; ".join(result.incompatible)
+        result.checks = [
+            MetricCheck(c.run, c.measure, c.value, c.baseline, c.tolerance, FAIL, note)
+            for c in result.checks
+        ]
+    return result
+
+
+def _check_one(
+    run: str,
+    measure: str,
+    value: float | None,
+    base: float | None,
+    tols: Mapping[str, Any],
+    config_changed: bool,
+) -> MetricCheck:
+    tol = tolerance_for(measure, tols, base or 0.0)
+    if base is None:
+        return MetricCheck(run, measure, value, None, tol, NEW, "not in the baseline")
+    if value is None:
+        return MetricCheck(run, measure, None, base, tol, FAIL, "missing from the results")
+    if config_changed:
+        note = "incomparable: the run's configuration differs from the baseline's"
+        return MetricCheck(run, measure, value, base, tol, FAIL, note)
+    status, note = judge(measure, value, base, tol)
+    return MetricCheck(run, measure, value, base, tol, status, note)
+
+
+def _run_hashes(manifest: Mapping[str, Any]) -> dict[str, str]:
+    runs = manifest.get("runs") or {}
+    return {name: str(info.get("config_hash")) for name, info in runs.items()}
+
+
+def check_outputs(out_dir: Path, key: str, baseline_path: Path | None) -> CheckResult:
+    """Check the files a notebook wrote against the baseline file's entry ``key``."""
+    if baseline_path is None:
+        return CheckResult(key, None, missing_entry=True)
+    data = load_baseline(baseline_path)
+    return check_entry(
+        key,
+        entry_from_outputs(out_dir),
+        data["entries"].get(key),
+        data.get("tolerances"),
+        baseline_path,
+    )
+
+
+# ------------------------------------------------------------------------ writing
+
+
+def write_baseline(path: Path, entries: Mapping[str, Mapping[str, Any]]) -> Path:
+    """Add or replace ``entries`` in the baseline at ``path`` (others are kept)."""
+    data: dict[str, Any] = (
+        load_baseline(path)
+        if path.is_file()
+        else {"format": FORMAT, "tolerances": dict(DEFAULT_TOLERANCES), "entries": {}}
+    )
+    data["entries"].update({k: dict(v) for k, v in entries.items()})
+    data["note"] = (
+        "memlab regression baseline: written by `memlab report --write-baseline`; "
+        "see memlab/report/baseline.py for the format and tolerances"
+    )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_json(path, data)
+    return path

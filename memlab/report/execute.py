@@ -1,0 +1,122 @@
+"""Run one notebook with papermill in the real ``memlab`` kernel, and say where it failed.
+
+The kernel is named explicitly (``make setup`` installs it with ``ipykernel
+install --sys-prefix --name memlab``), with a start timeout and a per-cell
+timeout. papermill writes the executed notebook even when a cell fails; the
+failure is then located in that notebook — the cell's number in the *source*
+notebook (papermill's injected-parameters and error-marker cells are not
+counted), its execution count, the Markdown section it sits in and its first
+line — so the message names the notebook and the cell.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from memlab.errors import ReportError
+
+DEFAULT_KERNEL = "memlab"
+_ADDED_TAGS = {"injected-parameters", "papermill-error-cell-tag"}
+
+
+@dataclass(frozen=True)
+class Failure:
+    """Where and how a notebook failed."""
+
+    cell: int | None  # 1-based number of the cell in the source notebook
+    cells: int  # cells in the source notebook
+    exec_count: int | None
+    section: str
+    source: str  # first line of the failing cell
+    error: str  # "KeyError: 'x'" or the runner's own message
+
+    def describe(self, notebook: str) -> str:
+        if self.cell is None:
+            return f"notebook {notebook} failed: {self.error}"
+        where = f"cell {self.cell} of {self.cells}"
+        if self.exec_count is not None:
+            where += f" (In [{self.exec_count}])"
+        if self.section:
+            where += f", section '{self.section}'"
+        code = f" `{self.source}`" if self.source else ""
+        return f"notebook {notebook} failed in {where}:{code} — {self.error}"
+
+
+def check_kernel(name: str) -> None:
+    """Raise a ReportError that says how to install the kernel when it is missing."""
+    from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
+
+    try:
+        KernelSpecManager().get_kernel_spec(name)
+    except NoSuchKernel:
+        raise ReportError(
+            f"Jupyter kernel '{name}' is not installed; run `make setup` (it runs "
+            f"`python -m ipykernel install --sys-prefix --name {name}`)"
+        ) from None
+
+
+def run_notebook(
+    source: Path,
+    output: Path,
+    parameters: Mapping[str, Any],
+    *,
+    kernel: str = DEFAULT_KERNEL,
+    start_timeout: float = 120.0,
+    cell_timeout: float = 900.0,
+    progress: bool = True,
+    cwd: Path | None = None,
+) -> Failure | None:
+    """Execute ``source`` into ``output``; None on success, else where it failed."""
+    import papermill
+
+    output.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        papermill.execute_notebook(
+            str(source),
+            str(output),
+            parameters=dict(parameters),
+            kernel_name=kernel,
+            start_timeout=int(start_timeout),
+            execution_timeout=int(cell_timeout),
+            progress_bar=progress,
+            log_output=False,
+            cwd=str(cwd) if cwd else None,
+        )
+    except papermill.PapermillExecutionError as exc:
+        return locate_failure(output, f"{exc.ename}: {exc.evalue}")
+    except Exception as exc:  # kernel died, did not start, a cell timed out, …
+        text = str(exc).strip().splitlines()
+        detail = f"{type(exc).__name__}: {text[0] if text else ''}".rstrip(": ")
+        if output.is_file():
+            return locate_failure(output, detail)
+        return Failure(None, 0, None, "", "", detail)
+    return None
+
+
+def locate_failure(output: Path, error: str) -> Failure:
+    """Find the failed (or still running) cell of an executed notebook."""
+    import nbformat
+
+    nb = nbformat.read(output, as_version=4)
+    cells = [c for c in nb.cells if not _ADDED_TAGS & set(c.get("metadata", {}).get("tags", []))]
+    section = ""
+    for number, cell in enumerate(cells, start=1):
+        if cell.cell_type == "markdown":
+            section = _heading(cell.source) or section
+            continue
+        status = cell.get("metadata", {}).get("papermill", {})
+        errored = any(o.get("output_type") == "error" for o in cell.get("outputs", []))
+        if errored or status.get("exception") or status.get("status") == "running":
+            first = next((ln.strip() for ln in cell.source.splitlines() if ln.strip()), "")
+            return Failure(number, len(cells), cell.get("execution_count"), section, first, error)
+    return Failure(None, len(cells), None, "", "", error)
+
+
+def _heading(markdown: str) -> str:
+    for line in markdown.splitlines():
+        if line.lstrip().startswith("#"):
+            return line.lstrip("# ").strip()
+    return ""

@@ -1,0 +1,222 @@
+"""``memlab report``: run notebooks as a regression report.
+
+1. Select the notebooks (default ``regression``) and read their parameters;
+   check every ``--param`` against them (unknown names and wrong types fail
+   here, before any kernel starts).
+2. Plan one job per notebook, and per dataset for notebooks that take one
+   (``--datasets``; default: the notebook's own default dataset).
+3. Run each job with papermill in the ``memlab`` kernel, into
+   ``OUT/<notebook>[-<dataset>]/``: the executed notebook, its HTML copy and the
+   files the notebook writes (``aggregated.csv``, ``perquery.csv``,
+   ``manifest.json`` for evaluations).
+4. Check results against the baseline (``baseline.py``), write
+   ``summary.txt`` / ``summary.json`` / ``index.html``, and optionally a new
+   baseline (``--write-baseline``).
+
+``ReportResult.exit_code`` is 1 when a notebook failed or a metric regressed.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from memlab.errors import ReportError
+from memlab.report import baseline as bl
+from memlab.report.execute import DEFAULT_KERNEL, Failure, check_kernel, run_notebook
+from memlab.report.html import index_page, notebook_to_html
+from memlab.report.locate import default_baseline, resolve_dataset
+from memlab.report.notebooks import Notebook, bind, load_notebooks, parse_assignments
+from memlab.report.summary import summary_data, summary_text
+
+CHECKED_NOTEBOOKS = frozenset({"regression"})
+
+
+@dataclass
+class ReportOptions:
+    notebooks: Sequence[str] = ("regression",)
+    datasets: Sequence[str] = ()
+    params: Sequence[str] = ()  # "name=value" or "notebook.name=value"
+    baseline: Path | None = None  # None: the committed baseline, if there is one
+    out: Path = Path("out/report")
+    quiet: bool = False
+    kernel: str = DEFAULT_KERNEL
+    start_timeout: float = 120.0
+    cell_timeout: float = 900.0
+    write_baseline: Path | None = None
+    notebook_dir: Path | None = None
+    html: bool = True
+
+
+@dataclass(frozen=True)
+class Job:
+    notebook: Notebook
+    dataset: Path | None
+    params: dict[str, Any]
+    out_dir: Path
+
+    @property
+    def key(self) -> str:
+        return f"{self.notebook.name}/{self.dataset.name}" if self.dataset else self.notebook.name
+
+
+@dataclass
+class JobResult:
+    key: str
+    notebook: str
+    out_dir: Path
+    executed: Path
+    seconds: float
+    failure: Failure | None = None
+    html: Path | None = None
+    check: bl.CheckResult | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+
+@dataclass
+class ReportResult:
+    out: Path
+    jobs: list[JobResult]
+    baseline: Path | None
+    written_baseline: Path | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def checks(self) -> list[bl.CheckResult]:
+        return [j.check for j in self.jobs if j.check is not None]
+
+    @property
+    def ok(self) -> bool:
+        return all(j.ok for j in self.jobs) and all(c.ok for c in self.checks)
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.ok else 1
+
+    def summary(self) -> str:
+        return summary_text(self)
+
+
+def plan(options: ReportOptions) -> list[Job]:
+    """Resolve notebooks, parameters and datasets; every mistake is caught here."""
+    notebooks = load_notebooks(options.notebooks, options.notebook_dir)
+    bound = bind(notebooks, parse_assignments(options.params))
+    datasets = [resolve_dataset(d) for d in _split(options.datasets)]
+    if datasets and not any(nb.takes_dataset for nb in notebooks):
+        names = ", ".join(nb.name for nb in notebooks)
+        raise ReportError(f"--datasets given, but no selected notebook takes a dataset ({names})")
+    base = baseline_path(options)
+    jobs = []
+    for nb in notebooks:
+        targets: list[Path | None] = [None]
+        if nb.takes_dataset:
+            targets = list(datasets) or [resolve_dataset(str(nb.parameters["dataset"].default))]
+        for ds in targets:
+            folder = nb.name if ds is None else f"{nb.name}-{ds.name}"
+            out_dir = (options.out / folder).resolve()
+            params = dict(bound[nb.name])
+            if ds is not None:
+                params["dataset"] = str(ds)
+            if "out_dir" in nb.parameters:
+                params["out_dir"] = str(out_dir)
+            if "baseline" in nb.parameters:
+                params["baseline"] = str(base) if base else ""
+            jobs.append(Job(nb, ds, params, out_dir))
+    return jobs
+
+
+def baseline_path(options: ReportOptions) -> Path | None:
+    if options.baseline is not None:
+        bl.load_baseline(options.baseline)  # fail early on a missing or malformed file
+        return options.baseline.resolve()
+    default = default_baseline()
+    return default if default.is_file() else None
+
+
+def _split(values: Sequence[str]) -> list[str]:
+    return [v.strip() for item in values for v in item.split(",") if v.strip()]
+
+
+def run_report(options: ReportOptions, echo: Callable[[str], None] = print) -> ReportResult:
+    """Plan, run every job, check against the baseline and write the summary files."""
+    jobs = plan(options)
+    check_kernel(options.kernel)
+    base = baseline_path(options)
+    result = ReportResult(options.out.resolve(), [], base)
+    for number, job in enumerate(jobs, start=1):
+        if not options.quiet:
+            echo(f"[{number}/{len(jobs)}] {job.key} → {job.out_dir}")
+        done = run_job(job, options)
+        if done.ok and (job.notebook.name in CHECKED_NOTEBOOKS or _has_entry(base, job.key)):
+            done.check = _check(done, base)
+        result.jobs.append(done)
+    if options.write_baseline is not None:
+        result.written_baseline = _write_baseline(options.write_baseline, result)
+    _write_summary(result, options)
+    return result
+
+
+def run_job(job: Job, options: ReportOptions) -> JobResult:
+    job.out_dir.mkdir(parents=True, exist_ok=True)
+    executed = job.out_dir / f"{job.notebook.name}.ipynb"
+    start = time.perf_counter()
+    failure = run_notebook(
+        job.notebook.path,
+        executed,
+        job.params,
+        kernel=options.kernel,
+        start_timeout=options.start_timeout,
+        cell_timeout=options.cell_timeout,
+        progress=not options.quiet,
+        cwd=job.out_dir,
+    )
+    seconds = time.perf_counter() - start
+    (job.out_dir / "parameters.json").write_text(
+        json.dumps(job.params, indent=2, sort_keys=True, default=str) + "\n", encoding="utf-8"
+    )
+    done = JobResult(job.key, job.notebook.name, job.out_dir, executed, seconds, failure)
+    if options.html and executed.is_file():
+        done.html = notebook_to_html(executed)
+    return done
+
+
+def _has_entry(base: Path | None, key: str) -> bool:
+    return base is not None and key in bl.load_baseline(base)["entries"]
+
+
+def _check(job: JobResult, base: Path | None) -> bl.CheckResult:
+    try:
+        return bl.check_outputs(job.out_dir, job.key, base)
+    except ReportError as exc:  # the notebook ran but wrote no results
+        job.failure = Failure(None, 0, None, "", "", str(exc))
+        return bl.CheckResult(job.key, base, missing_entry=True)
+
+
+def _write_baseline(path: Path, result: ReportResult) -> Path | None:
+    entries = {
+        j.key: bl.entry_from_outputs(j.out_dir)
+        for j in result.jobs
+        if j.ok and (j.out_dir / "aggregated.csv").is_file()
+    }
+    if not entries:
+        result.notes.append(f"no evaluation results to write to {path}")
+        return None
+    return bl.write_baseline(path, entries)
+
+
+def _write_summary(result: ReportResult, options: ReportOptions) -> None:
+    out = result.out
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "summary.txt").write_text(result.summary() + "\n", encoding="utf-8")
+    (out / "summary.json").write_text(
+        json.dumps(summary_data(result), indent=2, sort_keys=True) + "\n", encoding="utf-8"
+    )
+    verdict = "PASS" if result.ok else "FAIL"
+    index_page(out / "index.html", result.jobs, result.checks, verdict)

@@ -1,0 +1,104 @@
+"""The report summary: one line per notebook, one ``[OK]`` / ``[FAIL]`` line per metric.
+
+The same content goes to the terminal, ``summary.txt`` and (as data)
+``summary.json``, so CI reads a verdict without parsing notebooks.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+from memlab.report.baseline import FAIL, NEW, OK
+
+if TYPE_CHECKING:
+    from memlab.report.runner import ReportResult
+
+
+def _rel(path: os.PathLike[str] | str) -> str:
+    """``path`` relative to the current directory when it lies below it, else absolute."""
+    full = os.path.abspath(path)
+    here = os.getcwd()
+    return os.path.relpath(full, here) if full.startswith(here + os.sep) else full
+
+
+def summary_text(result: ReportResult) -> str:
+    base = _rel(result.baseline) if result.baseline else "none"
+    lines = [f"memlab report: {len(result.jobs)} notebook run(s) in {_rel(result.out)}"]
+    lines.append(f"baseline: {base}")
+    for job in result.jobs:
+        status = "[OK]" if job.ok else "[FAIL]"
+        where = _rel(job.html or job.executed)
+        lines.append(f"{status:<7}{job.key:<32} {job.seconds:6.1f} s  {where}")
+        if job.failure:
+            lines.append(f"       {job.failure.describe(job.notebook)}")
+    for check in result.checks:
+        lines.append(f"baseline check {check.key}:")
+        if check.missing_entry:
+            lines.append(
+                f"[SKIP] no baseline entry for {check.key}; write one with --write-baseline FILE"
+            )
+        for item in check.incompatible:
+            lines.append(f"[FAIL] incomparable with the baseline: {item}")
+        lines.extend(c.line() for c in check.checks)
+    lines.extend(f"note: {n}" for n in result.notes)
+    if result.written_baseline:
+        lines.append(f"baseline written: {_rel(result.written_baseline)}")
+    lines.append(verdict_line(result))
+    return "\n".join(lines)
+
+
+def verdict_line(result: ReportResult) -> str:
+    metrics = [c for check in result.checks for c in check.checks]
+    counts = {s: sum(1 for c in metrics if c.status == s) for s in (OK, FAIL, NEW)}
+    failed = sum(1 for j in result.jobs if not j.ok)
+    incomparable = sum(1 for c in result.checks if c.incompatible)
+    parts = [
+        f"{len(metrics)} metrics checked: {counts[OK]} OK, {counts[FAIL]} FAIL"
+        + (f", {counts[NEW]} new" if counts[NEW] else ""),
+        f"{len(result.jobs) - failed} notebook(s) OK, {failed} failed",
+    ]
+    if incomparable:
+        parts.append(f"{incomparable} result(s) incomparable with the baseline")
+    return "result: " + ("PASS" if result.ok else "FAIL") + " — " + "; ".join(parts)
+
+
+def summary_data(result: ReportResult) -> dict[str, Any]:
+    return {
+        "ok": result.ok,
+        "baseline": str(result.baseline) if result.baseline else None,
+        "written_baseline": str(result.written_baseline) if result.written_baseline else None,
+        "jobs": [
+            {
+                "key": j.key,
+                "notebook": j.notebook,
+                "ok": j.ok,
+                "seconds": round(j.seconds, 2),
+                "executed": str(j.executed),
+                "html": str(j.html) if j.html else None,
+                "failure": j.failure.describe(j.notebook) if j.failure else None,
+            }
+            for j in result.jobs
+        ],
+        "checks": [
+            {
+                "key": c.key,
+                "ok": c.ok,
+                "missing_entry": c.missing_entry,
+                "incompatible": list(c.incompatible),
+                "metrics": [
+                    {
+                        "run": m.run,
+                        "measure": m.measure,
+                        "value": m.value,
+                        "baseline": m.baseline,
+                        "tolerance": m.tolerance,
+                        "status": m.status,
+                        "note": m.note,
+                    }
+                    for m in c.checks
+                ],
+            }
+            for c in result.checks
+        ],
+    }

@@ -1,0 +1,160 @@
+"""The functions the notebooks call: one per cell, each returning what the cell shows.
+
+``import memlab.workbench as wb`` and then, for example::
+
+    wb.setup()                                   # display options + versions table
+    demo = wb.open_demo()                        # the tour's memory, watched live
+    wb.trace(demo, "which Node version does CI use?")
+    exp = wb.run_compare("agent-memory", ["fts", "hybrid", "mmr"], out_dir="out")
+    wb.metric_plot(exp)
+
+Modules: ``display`` (Plot, Panel, setup), ``demo`` and ``live`` (the tour's
+memory and its live demos), ``traces``, ``findings`` (the c0 findings),
+``evaluation`` and ``plots`` (compare and regression), ``regression`` (the
+baseline check), ``agents`` (the agent-config notebook), ``sweeps`` and
+``capacity`` (the sweep and Dream capacity notebooks). Every function is
+reachable from tests; the notebooks hold no logic of their own.
+"""
+
+from __future__ import annotations
+
+from memlab.workbench.agents import (
+    cascade_matrix,
+    catalogs,
+    example_agents,
+    failure_modes,
+    matrix_view,
+    resolve_table,
+    save_agents,
+)
+from memlab.workbench.capacity import (
+    capacity_summary,
+    fleet_params,
+    gate_sweep,
+    gate_sweep_plot,
+    gate_sweep_table,
+    per_user_plot,
+    profiles_side_by_side,
+    run_fleet,
+    runs_per_hour_plot,
+    save_capacity,
+    theory_check,
+)
+from memlab.workbench.demo import (
+    Demo,
+    chunk_table,
+    close_demo,
+    memory_files,
+    open_demo,
+    save_tour,
+)
+from memlab.workbench.display import Panel, Plot, setup
+from memlab.workbench.evaluation import (
+    benchmark_configs,
+    biggest_changes,
+    category_table,
+    change_traces,
+    experiment_summary,
+    metric_table,
+    run_compare,
+    significance_table,
+)
+from memlab.workbench.findings import (
+    age_limit_table,
+    dataset_overview,
+    decay_limit_plot,
+    prepare_dataset,
+    session_ages,
+    supplement_effect,
+    supplement_example,
+    supplement_tally,
+)
+from memlab.workbench.live import (
+    access_boost_demo,
+    degradation,
+    edit_memory,
+    live_search,
+    mmr_side_by_side,
+    remove_memory,
+)
+from memlab.workbench.plots import baseline_plot, category_plot, delta_plot, metric_plot
+from memlab.workbench.regression import baseline_check
+from memlab.workbench.sweeps import (
+    best_table,
+    chosen_vs_default,
+    engine_summary,
+    half_life_plot,
+    heatmap,
+    lambda_plot,
+    sweep,
+    sweep_engine,
+)
+from memlab.workbench.traces import keywords, stage_plot, trace
+
+__all__ = [
+    "Demo",
+    "Panel",
+    "Plot",
+    "access_boost_demo",
+    "age_limit_table",
+    "baseline_check",
+    "baseline_plot",
+    "benchmark_configs",
+    "best_table",
+    "biggest_changes",
+    "capacity_summary",
+    "cascade_matrix",
+    "catalogs",
+    "category_plot",
+    "category_table",
+    "change_traces",
+    "chosen_vs_default",
+    "chunk_table",
+    "close_demo",
+    "dataset_overview",
+    "decay_limit_plot",
+    "degradation",
+    "delta_plot",
+    "edit_memory",
+    "engine_summary",
+    "example_agents",
+    "experiment_summary",
+    "failure_modes",
+    "fleet_params",
+    "gate_sweep",
+    "gate_sweep_plot",
+    "gate_sweep_table",
+    "half_life_plot",
+    "heatmap",
+    "keywords",
+    "lambda_plot",
+    "live_search",
+    "matrix_view",
+    "memory_files",
+    "metric_plot",
+    "metric_table",
+    "mmr_side_by_side",
+    "open_demo",
+    "per_user_plot",
+    "prepare_dataset",
+    "profiles_side_by_side",
+    "remove_memory",
+    "resolve_table",
+    "run_compare",
+    "run_fleet",
+    "runs_per_hour_plot",
+    "save_agents",
+    "save_capacity",
+    "save_tour",
+    "session_ages",
+    "setup",
+    "significance_table",
+    "stage_plot",
+    "supplement_effect",
+    "supplement_example",
+    "supplement_tally",
+    "sweep",
+    "sweep_engine",
+    "theory_check",
+    "trace",
+]

@@ -1,0 +1,150 @@
+"""The tour's small memory: the shipped demo, indexed at its logical times, watched live.
+
+``open_demo`` copies ``memlab/data/demo`` into a work folder, opens a store with
+a file watcher (sync-on-search is real: watchdog events feed the dirty set) and
+replays every file at the time the demo plan gives it, so ages are those of the
+story, not of the copy (DESIGN invariant 3). Searches run "as of" the plan's
+time.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from memlab.config import SearchConfig, profile, with_overrides
+from memlab.datasets.timefmt import format_iso, parse_iso
+from memlab.demo import prepare_demo
+from memlab.embeddings.registry import get_embedder
+from memlab.search.content import is_content_free
+from memlab.store.layout import is_evergreen
+from memlab.store.store import MemoryStore
+from memlab.workbench.display import Panel
+
+DAY = 86400.0
+
+
+@dataclass
+class Demo:
+    """The demo memory, its watched store and the time the searches run at."""
+
+    root: Path
+    work: Path
+    store: MemoryStore
+    now: float
+    plan: dict[str, Any]
+    base: SearchConfig
+    embedder: str
+
+    def config(self, overrides: Mapping[str, Any] | None = None) -> SearchConfig:
+        """The base configuration with dotted-path overrides (``{"mmr.enabled": True}``)."""
+        return with_overrides(self.base, dict(overrides)) if overrides else self.base
+
+    def close(self) -> None:
+        self.store.close()
+
+    def _repr_html_(self) -> str:
+        stats = self.store.index.stats()
+        notes = [
+            f"memory root: {self.root}",
+            f"{stats.chunks} chunks indexed at their logical times; searches run as of "
+            f"{format_iso(self.now)}; embedder: {self.embedder or 'none (FTS-only)'}; "
+            f"watcher: {'on' if self.store.watcher else 'off'}",
+        ]
+        return Panel("The demo memory", notes, [("", memory_files(self))])._repr_html_()
+
+
+def open_demo(
+    work_dir: str = "",
+    embedder: str = "hash",
+    profile_name: str = "grok-c0",
+    watch: bool = True,
+) -> Demo:
+    """Copy the demo memory to ``work_dir`` (default: a new temp folder) and index it."""
+    dest = Path(work_dir) if work_dir else Path(tempfile.mkdtemp(prefix="memlab-tour-"))
+    dest.mkdir(parents=True, exist_ok=True)
+    root, plan = prepare_demo(dest)
+    index_path = dest / "index.sqlite"
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{index_path}{suffix}").unlink(missing_ok=True)
+    provider = get_embedder(embedder) if embedder else None
+    store = MemoryStore.open(root, index_path=index_path, embedder=provider, watch=watch)
+    store.replay({path: parse_iso(ts) for path, ts in plan["files"].items()})
+    base = profile(profile_name).search
+    return Demo(root, dest, store, parse_iso(plan["as_of"]), plan, base, embedder)
+
+
+def memory_files(demo: Demo) -> pd.DataFrame:
+    """One row per indexed file: source, evergreen or not, when indexed, age, chunks."""
+    rows = demo.store.index.db.execute(
+        "SELECT path, source, MIN(created_at), COUNT(*) FROM chunks GROUP BY path ORDER BY path"
+    ).fetchall()
+    return pd.DataFrame(
+        [
+            {
+                "path": path,
+                "source": source,
+                "evergreen": is_evergreen(source),
+                "indexed at": format_iso(created),
+                "age (days)": round((demo.now - created) / DAY, 1),
+                "chunks": n,
+            }
+            for path, source, created, n in rows
+        ]
+    )
+
+
+def chunk_table(demo: Demo) -> pd.DataFrame:
+    """Every chunk: id, lines, size in bytes, whether the content-free filter drops it."""
+    rows = demo.store.index.db.execute(
+        "SELECT id, source, start_line, end_line, text FROM chunks ORDER BY path, start_line"
+    ).fetchall()
+    return pd.DataFrame(
+        [
+            {
+                "chunk": cid,
+                "source": source,
+                "lines": f"{start}-{end}",
+                "bytes": len(text.encode("utf-8")),
+                "content-free": is_content_free(text, source),
+                "text": " ".join(text.split())[:70],
+            }
+            for cid, source, start, end, text in rows
+        ]
+    )
+
+
+def save_tour(demo: Demo, out_dir: str = "") -> str:
+    """Write the demo's files and chunks tables and a manifest beside the executed notebook."""
+    from memlab import __version__
+    from memlab.config import config_hash, to_dict
+    from memlab.eval.manifest import write_json
+
+    if not out_dir:
+        return "out_dir is empty: nothing written"
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    memory_files(demo).to_csv(out / "memory_files.csv", index=False)
+    chunk_table(demo).to_csv(out / "chunks.csv", index=False)
+    manifest = {
+        "notebook": "tour",
+        "memlab_version": __version__,
+        "as_of": format_iso(demo.now),
+        "embedder": demo.embedder or None,
+        "config": to_dict(demo.base),
+        "config_hash": config_hash(demo.base),
+        "versions": demo.store.index.connection.versions(),
+    }
+    write_json(out / "manifest.json", manifest)
+    return f"wrote memory_files.csv, chunks.csv and manifest.json to {out}"
+
+
+def close_demo(demo: Demo) -> str:
+    """Stop the watcher and close the index."""
+    demo.close()
+    return f"closed the demo store at {demo.work}"

@@ -1,0 +1,198 @@
+"""Compare rankers on a dataset: run, tabulate, and explain the biggest changes.
+
+``run_compare`` wraps ``memlab.eval.experiment.run_experiment`` (which writes
+``aggregated.csv``, ``perquery.csv``, ``manifest.json`` … into ``out_dir``);
+the other functions turn its ``Experiment`` into the tables the compare and
+regression notebooks show. Run names are rankers (``fts``, ``hybrid``, ``mmr``,
+``openclaw``, ``rrf``, ``basic-memory``) optionally on another profile:
+``hybrid@grok-2026-08``. The first run is the baseline of every comparison.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+import pandas as pd
+
+from memlab.config import MmrConfig, SearchConfig, config_hash, profile
+from memlab.datasets import load_dataset
+from memlab.eval.experiment import Experiment, run_experiment
+from memlab.eval.measures import DEFAULT_MEASURES
+from memlab.eval.runs import ranker_configs
+from memlab.report.locate import resolve_dataset
+from memlab.workbench.display import Panel
+from memlab.workbench.traces import query_trace
+
+HEADLINE = ("nDCG@10", "R@5", "RR")
+
+
+def benchmark_configs(
+    runs: Sequence[str], profile_name: str = "grok-c0", mmr_lambda: float | None = None
+) -> dict[str, SearchConfig]:
+    """``{"fts": …, "hybrid@grok-2026-08": …}`` from run names.
+
+    ``mmr_lambda`` replaces the λ of the ``mmr`` ranker (0.7 by default).
+    """
+    out: dict[str, SearchConfig] = {}
+    for name in runs:
+        ranker, _, prof = name.partition("@")
+        config = ranker_configs([ranker], profile(prof or profile_name).search)[ranker]
+        if ranker == "mmr" and mmr_lambda is not None:
+            config = replace(config, mmr=MmrConfig(enabled=True, lambda_=float(mmr_lambda)))
+        out[name] = config
+    return out
+
+
+def run_compare(
+    dataset: str = "agent-memory",
+    runs: Sequence[str] = ("fts", "hybrid", "mmr"),
+    profile_name: str = "grok-c0",
+    embedder: str = "",
+    measures: Sequence[str] = DEFAULT_MEASURES,
+    test: str = "t",
+    categories: Sequence[str] = (),
+    out_dir: str = "",
+    mmr_lambda: float | None = None,
+) -> Experiment:
+    """Evaluate ``runs`` on ``dataset`` (optionally only some query categories)."""
+    ds = load_dataset(resolve_dataset(dataset))
+    if categories:
+        ds = ds.select(categories=list(categories))
+    return run_experiment(
+        ds,
+        benchmark_configs(runs, profile_name, mmr_lambda),
+        embedder=embedder or None,
+        measures=list(measures),
+        test=test,
+        out=Path(out_dir) if out_dir else None,
+    )
+
+
+def experiment_summary(exp: Experiment) -> Panel:
+    """What was evaluated: dataset, embedder, runs and their configuration hashes."""
+    m = exp.manifest
+    base = next(iter(exp.runs))
+    notes = [
+        f"dataset {m['dataset']['name']} ({len(exp.dataset.queries)} queries, "
+        f"{int(exp.table(['NumQ'])['NumQ'].iloc[0])} judged), as of {m['dataset']['as_of']}",
+        f"embedder: {m['embedder']['id'] or 'none (FTS-only)'}; baseline run: {base}",
+        *(f"warning: {w}" for w in exp.warnings),
+    ]
+    runs = pd.DataFrame(
+        [
+            {
+                "run": name,
+                "config hash": config_hash(r.config),
+                "vectors": r.config.vectors,
+                "strategy": r.config.strategy,
+                "MMR": r.config.mmr.enabled,
+                "half-life": r.config.effective_half_life(),
+                "min_score": r.config.min_score,
+                "degraded queries": sum(r.degraded.values()),
+            }
+            for name, r in exp.runs.items()
+        ]
+    )
+    return Panel("experiment", notes, [("runs", runs)])
+
+
+def metric_table(exp: Experiment, measures: Sequence[str] | None = None) -> pd.DataFrame:
+    """Mean of each measure per run with its 95% bootstrap CI."""
+    agg = exp.aggregated
+    wanted = list(measures) if measures else [m for m in agg["measure"].unique() if m != "NumQ"]
+    agg = agg[agg["measure"].isin(wanted)]
+    cells = agg.assign(
+        cell=[
+            f"{v:.3f} [{lo:.3f}, {hi:.3f}]"
+            for v, lo, hi in zip(agg["value"], agg["ci_low"], agg["ci_high"], strict=True)
+        ]
+    )
+    wide = cells.pivot(index="run", columns="measure", values="cell")
+    return wide.reindex(index=list(exp.runs), columns=[m for m in wanted if m in wide.columns])
+
+
+def significance_table(exp: Experiment, measures: Sequence[str] | None = None) -> pd.DataFrame:
+    """Every run against the first: Δ, its CI, p, Holm-adjusted p, wins/ties/losses."""
+    table = exp.compared
+    if table.empty:
+        return table
+    if measures:
+        table = table[table["measure"].isin(measures)]
+    cols = [
+        "run",
+        "measure",
+        "base_value",
+        "value",
+        "delta",
+        "ci_low",
+        "ci_high",
+        "p",
+        "p_holm",
+        "wins",
+        "ties",
+        "losses",
+        "significant",
+    ]
+    return table[cols].reset_index(drop=True)
+
+
+def category_table(exp: Experiment, measure: str = "nDCG@10") -> pd.DataFrame:
+    """Mean of ``measure`` per query category (rows) and run (columns)."""
+    cat = exp.categories
+    part = cat[cat["measure"] == measure]
+    wide = part.pivot(index="category", columns="run", values="mean")
+    return wide.reindex(columns=list(exp.runs))
+
+
+def per_query_deltas(exp: Experiment, measure: str = "nDCG@10") -> pd.DataFrame:
+    """Per query: the baseline run's value and every other run's delta."""
+    pq = exp.perquery[exp.perquery["measure"] == measure]
+    wide = pq.pivot(index="query_id", columns="run", values="value")
+    base = next(iter(exp.runs))
+    out = pd.DataFrame({"base": wide[base]})
+    for run in exp.runs:
+        if run != base and run in wide:
+            out[run] = wide[run] - wide[base]
+    return out
+
+
+def biggest_changes(exp: Experiment, measure: str = "nDCG@10", n: int = 10) -> pd.DataFrame:
+    """The ``n`` largest per-query changes against the baseline run (wins and losses)."""
+    deltas = per_query_deltas(exp, measure)
+    base = next(iter(exp.runs))
+    long = (
+        deltas.drop(columns="base")
+        .reset_index()
+        .melt(id_vars="query_id", var_name="run", value_name="delta")
+    )
+    long = long[long["delta"].abs() > 0]
+    long = long.reindex(long["delta"].abs().sort_values(ascending=False).index).head(n)
+    queries = {q.query_id: q for q in exp.dataset.queries}
+    long[base] = [deltas.loc[q, "base"] for q in long["query_id"]]
+    long["category"] = [queries[q].category for q in long["query_id"]]
+    long["text"] = [queries[q].text for q in long["query_id"]]
+    long["outcome"] = ["win" if d > 0 else "loss" for d in long["delta"]]
+    return long[["query_id", "category", "run", base, "delta", "outcome", "text"]].reset_index(
+        drop=True
+    )
+
+
+def change_traces(exp: Experiment, measure: str = "nDCG@10", n: int = 2) -> Panel:
+    """Traces of the ``n`` biggest changes under the baseline run and the changed run.
+
+    Rows shown: anything returned by either run, and every judged chunk (``grade``).
+    """
+    base = next(iter(exp.runs))
+    panel = Panel(f"the {n} biggest changes in {measure}, with their traces")
+    for row in biggest_changes(exp, measure, n).itertuples(index=False):
+        qid, run = str(row.query_id), str(row.run)
+        panel.notes.append(
+            f"{qid} ({row.category}) {run} vs {base}: Δ {row.delta:+.3f} — {row.text!r}"
+        )
+        for name in (base, run):
+            df = query_trace(exp.prepared, qid, exp.runs[name].config)
+            keep = df["rank"].notna() | df["grade"].notna()
+            panel.add(f"{qid} under {name}", df[keep].drop(columns=["in limit"]))
+    return panel

@@ -1,0 +1,76 @@
+"""The regression notebook's view of the baseline check (the runner makes the same check
+from the files the notebook writes; both call ``memlab.report.baseline``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from memlab.eval.experiment import Experiment
+from memlab.report.baseline import CheckResult, check_entry, load_baseline
+from memlab.report.locate import default_baseline
+from memlab.workbench.display import Panel
+
+
+@dataclass
+class BaselineCheck(Panel):
+    check: CheckResult | None = None
+
+
+def current_entry(exp: Experiment) -> dict[str, Any]:
+    """The experiment as a baseline entry: its manifest and ``{run: {measure: value}}``."""
+    metrics: dict[str, dict[str, float]] = {}
+    agg = exp.aggregated
+    for run, measure, value in zip(agg["run"], agg["measure"], agg["value"], strict=True):
+        if pd.notna(value):
+            metrics.setdefault(str(run), {})[str(measure)] = float(value)
+    return {"manifest": exp.manifest, "metrics": metrics}
+
+
+def baseline_check(
+    exp: Experiment, baseline: str = "", notebook: str = "regression"
+) -> BaselineCheck:
+    """``[OK]`` / ``[FAIL]`` per metric against the baseline (default: the committed one)."""
+    path = Path(baseline) if baseline else default_baseline()
+    key = f"{notebook}/{exp.dataset.path.name}"
+    if not path.is_file():
+        return BaselineCheck(
+            f"no baseline at {path}", ["write one with `memlab report --write-baseline FILE`"]
+        )
+    data = load_baseline(path)
+    check = check_entry(
+        key, current_entry(exp), data["entries"].get(key), data.get("tolerances"), path
+    )
+    notes = [f"baseline {path}, entry {key}"]
+    if check.missing_entry:
+        notes.append("the baseline has no entry for this dataset; nothing to compare")
+    notes += [f"INCOMPARABLE: {item}" for item in check.incompatible]
+    verdict = (
+        "PASS"
+        if check.ok and not check.missing_entry
+        else "FAIL"
+        if not check.ok
+        else "no baseline"
+    )
+    notes.append(
+        f"verdict: {verdict} ({len(check.failures)} of {len(check.checks)} metrics failed)"
+    )
+    table = pd.DataFrame(
+        [
+            {
+                "status": f"[{c.status}]",
+                "run": c.run,
+                "measure": c.measure,
+                "value": c.value,
+                "baseline": c.baseline,
+                "delta": c.delta,
+                "tolerance": c.tolerance,
+                "note": c.note,
+            }
+            for c in check.checks
+        ]
+    )
+    return BaselineCheck("baseline check", notes, [("", table)], check)

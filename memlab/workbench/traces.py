@@ -1,0 +1,148 @@
+"""Stage-by-stage traces as tables and plots, for the demo memory and for dataset queries.
+
+A trace has one row per candidate with every stage's value (SPEC §4.1–§5):
+where FTS ranked it (``fts list``; ``supplement`` for rows the evergreen
+supplement added), its bm25 rank and min–max ``fts`` score, its vector distance
+and ``vec`` score, the ``merged`` score, the content-free flag, ``decay``,
+source weight, access ``boost``, the ``raw`` product, the clamped ``score``,
+whether it passed ``min_score`` (``kept``), its MMR position and final rank.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from memlab.config import SearchConfig
+from memlab.eval.prepare import Prepared
+from memlab.search.keywords import STOP_WORDS, extract_keywords, match_expression, tokenize
+from memlab.search.pipeline import SearchResult, search
+from memlab.search.scoring import get_strategy
+from memlab.workbench.demo import Demo
+from memlab.workbench.display import Panel, Plot, figure
+
+TRACE_VIEW = {
+    "final_rank": "rank",
+    "chunk_id": "chunk",
+    "source": "source",
+    "bm25_rank": "bm25",
+    "fts_pos": "fts list",
+    "supp_pos": "supplement",
+    "fts": "fts",
+    "distance": "distance",
+    "vec": "vec",
+    "merged": "merged",
+    "content_free": "content-free",
+    "decay": "decay",
+    "source_weight": "source w",
+    "boost": "boost",
+    "raw": "raw",
+    "display": "score",
+    "kept": "kept",
+    "mmr_position": "mmr",
+    "in_set": "in limit",
+}
+
+
+def short_id(chunk_id: str) -> str:
+    """``ws-1234/sessions/2026-03-05-x.md:0`` → ``sessions/2026-03-05-x.md:0``."""
+    parts = chunk_id.split("/")
+    return "/".join(parts[-2:]) if "sessions" in parts else chunk_id
+
+
+def trace_frame(
+    rows: list[dict[str, Any]], grades: Mapping[str, int] | None = None
+) -> pd.DataFrame:
+    """A trace (``SearchResult.trace``) as a table with readable column names."""
+    df = pd.DataFrame(rows).reindex(columns=list(TRACE_VIEW)).rename(columns=TRACE_VIEW)
+    if grades is not None:
+        df.insert(2, "grade", [grades.get(cid) for cid in df["chunk"]])
+    df["chunk"] = df["chunk"].map(short_id)
+    for col in ("rank", "fts list", "supplement", "mmr"):
+        df[col] = df[col].astype("Int64")
+    for col in ("bm25", "distance"):
+        df[col] = pd.to_numeric(df[col], errors="coerce")
+    return df
+
+
+def keywords(query: str) -> pd.DataFrame:
+    """Each token of the query and what keyword extraction does with it (SPEC §4.1)."""
+    kept = extract_keywords(query)
+    seen: set[str] = set()
+    rows = []
+    for token in tokenize(query):
+        if len(token.encode("utf-8")) < 2:
+            why = "dropped: shorter than 2 bytes"
+        elif token in STOP_WORDS:
+            why = "dropped: stop word"
+        elif all(ch.isnumeric() for ch in token):
+            why = "dropped: all digits"
+        elif token in seen:
+            why = "dropped: duplicate"
+        else:
+            why = "keyword"
+        seen.add(token)
+        rows.append({"token": token, "outcome": why})
+    rows.append({"token": "MATCH", "outcome": match_expression(kept) or "(no FTS query)"})
+    return pd.DataFrame(rows)
+
+
+def run_search(
+    demo: Demo, query: str, overrides: Mapping[str, Any] | None = None, **kwargs: Any
+) -> tuple[SearchResult, SearchConfig]:
+    config = demo.config(overrides)
+    kwargs.setdefault("record_access", False)
+    return search(demo.store, query, config, demo.now, trace=True, **kwargs), config
+
+
+def trace(demo: Demo, query: str, overrides: Mapping[str, Any] | None = None) -> Panel:
+    """Search the demo memory (read-only) and show every candidate's stages."""
+    result, config = run_search(demo, query, overrides)
+    return Panel(
+        f"trace of {query!r}", search_notes(result, config), [("", trace_frame(result.trace or []))]
+    )
+
+
+def search_notes(result: SearchResult, config: SearchConfig) -> list[str]:
+    limit = get_strategy(config.strategy).candidate_limit(config)
+    words = extract_keywords(result.query)
+    mmr = f"on, λ {config.mmr.lambda_}" if config.mmr.enabled else "off"
+    notes = [
+        f"keywords {words} → candidate limit {limit}; vectors "
+        f"{'on' if config.vectors else 'off'}; min_score {config.min_score}; half-life "
+        f"{config.effective_half_life()} days; MMR {mmr}",
+        f"{len(result.hits)} hit(s) returned"
+        + (f"; DEGRADED: {'; '.join(result.reasons)}" if result.degraded else "; not degraded"),
+    ]
+    return notes
+
+
+def stage_plot(demo: Demo, query: str, overrides: Mapping[str, Any] | None = None) -> Plot:
+    """Bars of fts, vec, merged and raw for every candidate, with the min_score line."""
+    result, config = run_search(demo, query, overrides)
+    df = trace_frame(result.trace or [])
+    df = df[df["in limit"]].iloc[::-1]
+    fig = figure(width=9, height=0.45 * len(df) + 1.5)
+    ax = fig.axes[0]
+    y = np.arange(len(df))
+    series = [("fts", "#4c72b0"), ("vec", "#55a868"), ("merged", "#8172b2"), ("raw", "#c44e52")]
+    height = 0.8 / len(series)
+    for i, (col, color) in enumerate(series):
+        ax.barh(y + (i - 1.5) * height, df[col].fillna(0.0), height, label=col, color=color)
+    ax.axvline(config.min_score, color="k", ls="--", lw=1, label=f"min_score {config.min_score}")
+    ax.set_yticks(y, list(df["chunk"]))
+    ax.set_xlabel("score")
+    ax.set_title(f"stages of {query!r}")
+    ax.legend(loc="lower right", fontsize="small")
+    return Plot(fig, f"stages of {query!r}")
+
+
+def query_trace(prepared: Prepared, query_id: str, config: SearchConfig) -> pd.DataFrame:
+    """The trace of one dataset query under ``config`` (read-only, at the query's as_of)."""
+    q = prepared.dataset.query(query_id)
+    with prepared.open_group(q.group) as store:
+        result = search(store, q.text, config, q.as_of, trace=True, record_access=False, sync=False)
+    return trace_frame(result.trace or [], prepared.qrels.get(query_id, {}))

@@ -1,0 +1,79 @@
+"""A regression against a doctored baseline exits non-zero and names the metric."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from .conftest import Report, report
+
+
+def test_doctored_baseline_is_a_regression(
+    tiny_regression: Report, tiny_dataset: Path, tmp_path: Path
+) -> None:
+    assert tiny_regression.code == 0, tiny_regression.summary
+    data = json.loads((tiny_regression.out / "baseline.json").read_text())
+    entry = data["entries"]["regression/tiny"]
+    real = entry["metrics"]["hybrid"]["nDCG@10"]
+    entry["metrics"]["hybrid"]["nDCG@10"] = real + 0.2  # the baseline claims better numbers
+    entry["metrics"]["fts"]["Redundancy"] -= 0.1  # … and less redundancy
+    doctored = tmp_path / "doctored.json"
+    doctored.write_text(json.dumps(data))
+
+    run = report(
+        tmp_path / "out",
+        "--datasets",
+        str(tiny_dataset),
+        "--param",
+        "embedder=hash",
+        "--param",
+        "runs=[fts, hybrid, mmr]",
+        "--baseline",
+        str(doctored),
+    )
+    assert run.code == 1
+    lines = run.summary.splitlines()
+    fails = [ln for ln in lines if ln.startswith("[FAIL]")]
+    assert len(fails) == 2, run.summary
+    assert fails[0].split()[1:3] == ["hybrid", "nDCG@10"] or fails[1].split()[1:3] == [
+        "hybrid",
+        "nDCG@10",
+    ]
+    assert any("regression: lower than the baseline" in ln for ln in fails)
+    assert any("Redundancy" in ln and "higher than the baseline" in ln for ln in fails)
+    assert sum(ln.startswith("[OK]") for ln in lines) > 20  # everything else still passes
+    assert lines[-1].startswith("result: FAIL — ")
+    summary = run.data
+    assert summary["ok"] is False
+    assert summary["checks"][0]["key"] == "regression/tiny"
+    # the notebook shows the same verdict
+    executed = (tmp_path / "out" / "regression-tiny" / "regression.ipynb").read_text()
+    assert "verdict: FAIL (2 of" in executed
+
+
+def test_incomparable_baseline_is_refused(
+    tiny_regression: Report, tiny_dataset: Path, tmp_path: Path
+) -> None:
+    data = json.loads((tiny_regression.out / "baseline.json").read_text())
+    entry = data["entries"]["regression/tiny"]
+    entry["manifest"]["embedder"]["id"] = "all-MiniLM-L6-v2"
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(data))
+    from memlab.report.baseline import check_outputs
+
+    folder = tiny_regression.out / "regression-tiny"
+    result = check_outputs(folder, "regression/tiny", other)
+    assert not result.ok
+    assert result.incompatible == ["embedder.id: 'all-MiniLM-L6-v2' != 'hash-384'"]
+    assert all("incomparable" in c.note for c in result.checks)
+
+
+@pytest.mark.slow
+def test_full_report_on_the_shipped_dataset(tmp_path: Path) -> None:
+    """What `make report` runs: regression on agent-memory against the committed baseline."""
+    run = report(tmp_path)
+    assert run.code == 0, run.summary
+    assert "baseline check regression/agent-memory:" in run.summary
+    assert "[FAIL]" not in run.summary
