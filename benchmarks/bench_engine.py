@@ -101,23 +101,24 @@ def raw_ingest(rows: list[tuple], path: Path) -> float:
     return elapsed
 
 
-def raw_fts(db: object, match: str, limit: int) -> None:
+def raw_fts(db: object, match: str, limit: int, tie: str = ", rowid") -> None:
+    """The same two statements memlab runs, plus fetching the rows' text.
+
+    ``tie=""`` gives c0's plain ``ORDER BY rank``: FTS5 then sorts every match by
+    rank internally, which measures slower here than SQLite's bounded sort that
+    ``ORDER BY rank, rowid`` uses (memlab's form, which also makes ties deterministic).
+    """
     execute = db.execute  # type: ignore[attr-defined]
-    ids = [
-        r[0]
-        for r in execute(
-            "SELECT rowid, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?",
-            (match, limit),
-        )
-    ]
-    ids += [
-        r[0]
-        for r in execute(
-            "SELECT f.rowid, f.rank FROM chunks_fts f JOIN chunks c ON c.rowid = f.rowid WHERE "
-            "chunks_fts MATCH ? AND c.source IN ('global','workspace') ORDER BY f.rank LIMIT ?",
-            (match, limit),
-        )
-    ]
+    main_sql = (
+        f"SELECT rowid, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank{tie} LIMIT ?"
+    )
+    supp_sql = (
+        "SELECT f.rowid, f.rank FROM chunks_fts f JOIN chunks c ON c.rowid = f.rowid WHERE "
+        "chunks_fts MATCH ? AND c.source IN ('global','workspace') "
+        f"ORDER BY f.rank{tie.replace('rowid', 'f.rowid')} LIMIT ?"
+    )
+    ids = [r[0] for r in execute(main_sql, (match, limit))]
+    ids += [r[0] for r in execute(supp_sql, (match, limit))]
     marks = ",".join("?" * len(ids))
     execute(f"SELECT id, text FROM chunks WHERE rowid IN ({marks})", ids).fetchall()
 
@@ -180,7 +181,7 @@ def run(work: Path, args: argparse.Namespace) -> dict[str, object]:
     ]
     cfg = SearchConfig(vectors=False)
     limit = cfg.max_results * cfg.candidate_multiplier
-    mem, raw = [], []
+    mem, raw, raw_c0 = [], [], []
     for i, q in enumerate(queries):
         match = match_expression(extract_keywords(q)) or '""'
         pair = [
@@ -189,10 +190,13 @@ def run(work: Path, args: argparse.Namespace) -> dict[str, object]:
         ]
         for step in pair if i % 2 == 0 else pair[::-1]:  # alternate who runs with a warm cache
             step()
+        raw_c0.append(timed(lambda m=match: raw_fts(store.index.db, m, limit, tie="")))  # type: ignore[misc]
     out["fts_search"] = {
         "memlab": percentiles(mem),
         "raw": percentiles(raw),
+        "raw_c0_order_by_rank": percentiles(raw_c0),
         "p50_ratio": statistics.median(mem) / statistics.median(raw),
+        "p95_ratio": percentiles(mem)["p95_ms"] / percentiles(raw)["p95_ms"],
     }
     if args.vectors:
         out["hybrid_search"] = hybrid(store, queries, args.dims, limit)
