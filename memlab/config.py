@@ -248,20 +248,27 @@ def from_dict(cls: type[T], data: Mapping[str, Any], *, where: str = "") -> T:
     """Build dataclass ``cls`` from ``data``; unknown keys raise ConfigError."""
     if not isinstance(data, Mapping):
         raise ConfigError(f"{where or cls.__name__}: expected a mapping, got {type(data).__name__}")
-    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
     hints = typing.get_type_hints(cls)
     kwargs: dict[str, Any] = {}
     for key, value in data.items():
-        attr = _KEY_ALIASES.get(key, key)
-        path = f"{where}.{key}" if where else key
-        if attr not in fields:
-            public = [_PUBLIC_KEYS.get(n, n) for n in fields]
-            raise ConfigError(
-                f"unknown configuration key '{path}';{did_you_mean(key, public)}"
-                f" valid keys here: {', '.join(public)}"
-            )
+        attr, path = _field(cls, key, where)
         kwargs[attr] = _coerce(hints[attr], value, path)
     return cls(**kwargs)
+
+
+def _field(cls: Any, key: str, where: str) -> tuple[str, str]:
+    """The attribute for public ``key`` of dataclass ``cls`` and its dotted path;
+    an unknown key raises ConfigError with a suggestion and the valid keys."""
+    names = [f.name for f in dataclasses.fields(cls)]
+    attr = _KEY_ALIASES.get(key, key)
+    path = f"{where}.{key}" if where else key
+    if attr not in names:
+        public = [_PUBLIC_KEYS.get(n, n) for n in names]
+        raise ConfigError(
+            f"unknown configuration key '{path}';{did_you_mean(key, public)}"
+            f" valid keys here: {', '.join(public)}"
+        )
+    return attr, path
 
 
 def with_overrides(obj: T, overrides: Mapping[str, Any]) -> T:
@@ -283,18 +290,10 @@ def with_overrides(obj: T, overrides: Mapping[str, Any]) -> T:
 
 def _merge(obj: Any, changes: Mapping[str, Any], where: str) -> Any:
     cls = type(obj)
-    fields = {f.name for f in dataclasses.fields(cls)}
     hints = typing.get_type_hints(cls)
     kwargs: dict[str, Any] = {}
     for key, value in changes.items():
-        attr = _KEY_ALIASES.get(key, key)
-        path = f"{where}.{key}" if where else key
-        if attr not in fields:
-            public = [_PUBLIC_KEYS.get(n, n) for n in fields]
-            raise ConfigError(
-                f"unknown configuration key '{path}';{did_you_mean(key, public)}"
-                f" valid keys here: {', '.join(public)}"
-            )
+        attr, path = _field(cls, key, where)
         current = getattr(obj, attr)
         if isinstance(value, Mapping) and dataclasses.is_dataclass(current):
             kwargs[attr] = _merge(current, value, path)

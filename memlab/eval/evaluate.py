@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
+from memlab.datasets import qrels_by_file
 from memlab.eval import ranx_backend, stats
 from memlab.eval.measures import (
     AGENT_MEASURES,
@@ -25,7 +26,7 @@ from memlab.eval.measures import (
     tokens_of,
 )
 from memlab.eval.prepare import Prepared
-from memlab.eval.runs import RunResult, file_level_qrels, to_file_level
+from memlab.eval.runs import RunResult, to_file_level
 
 PERQUERY_COLUMNS = ["run", "query_id", "category", "measure", "value"]
 TESTS = ("t", "fisher")
@@ -42,7 +43,9 @@ def evaluate_run(
     """Per-query values of ``measures`` (IR, over judged queries) and the agent measures."""
     qrels: Mapping[str, Mapping[str, int]] = prepared.qrels
     if unit == "file":
-        run, qrels = to_file_level(run), file_level_qrels(qrels)
+        ds = prepared.dataset
+        run = to_file_level(run)
+        qrels = {q: g for gid in ds.groups for q, g in qrels_by_file(ds, group=gid).items()}
     elif unit != "chunk":
         raise ValueError(f"unit must be 'chunk' or 'file', got {unit!r}")
     queries = {q.query_id: q for q in prepared.dataset.queries}

@@ -89,15 +89,3 @@ def to_file_level(result: RunResult) -> RunResult:
         out.scores[qid] = [result.scores[qid][i] for i in order]
         out.snippets[qid] = [result.snippets[qid][i] for i in order]
     return out
-
-
-def file_level_qrels(qrels: Mapping[str, Mapping[str, int]]) -> dict[str, dict[str, int]]:
-    """Chunk grades → file grades (a file gets the best grade of its chunks)."""
-    out: dict[str, dict[str, int]] = {}
-    for qid, grades in qrels.items():
-        files: dict[str, int] = {}
-        for cid, g in grades.items():
-            path = cid.rsplit(":", 1)[0]
-            files[path] = max(g, files.get(path, g))
-        out[qid] = files
-    return out
