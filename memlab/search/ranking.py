@@ -89,38 +89,8 @@ def rank_batch(
     stops MMR after ``max_results`` picks (same hits; ``mmr_position`` of the rest is 0).
     """
     strategy = get_strategy(config.strategy)
-    limit = strategy.candidate_limit(config)
-    if limit > batch.limit:
-        raise ConfigError(
-            f"this configuration needs {limit} candidates per query but they were gathered "
-            f"at {batch.limit}; gather at the widest limit any configuration needs"
-        )
-    seg = batch.segment
-    has_rank = ~np.isnan(batch.fts_rank)
-    in_supp = (
-        (batch.supp_pos < limit) if config.evergreen_supplement else np.zeros(len(batch), bool)
-    )
-    in_fts = has_rank & ((batch.fts_pos < limit) | in_supp)
-    vectors_active = np.array(batch.vector_used, dtype=bool) & config.vectors
-    in_vec = (~np.isnan(batch.distance)) & (batch.vec_pos < limit) & vectors_active[seg]
-    in_set = in_fts | in_vec
-
-    signals = strategy.score(
-        StageInput(
-            rank=batch.fts_rank,
-            distance=batch.distance,
-            in_fts=in_fts,
-            in_vec=in_vec,
-            fts_pos=batch.fts_pos,
-            supp_pos=batch.supp_pos,
-            vec_pos=batch.vec_pos,
-            segment=seg,
-            n_queries=batch.n_queries,
-            limit=limit,
-            vectors_active=vectors_active,
-        ),
-        config,
-    )
+    stage = _select(batch, config, strategy.candidate_limit(config))
+    signals = strategy.score(stage, config)
     decay = decay_factor(
         batch.created_at, _now_rows(now, batch), config.effective_half_life(), batch.evergreen
     )
@@ -129,26 +99,16 @@ def rank_batch(
     boost = access_boost(batch.access_count)
     raw = signals.merged * decay * weight * boost
     display = np.clip(raw, 0.0, 1.0)
+    in_set = stage.in_fts | stage.in_vec
     kept = in_set & ~batch.content_free & (display >= config.min_score)
-
-    idx = np.flatnonzero(kept)
-    order = idx[np.lexsort((batch.id_order[idx], -raw[idx], seg[idx]))]
     mmr_position = np.zeros(len(batch), dtype=np.int64)
-    lam = clamp_lambda(config.mmr.lambda_)
-    if config.mmr.enabled and lam < 1.0 and len(order):
-        rounds = None if full_mmr else config.max_results
-        order = _apply_mmr(batch, order, raw, lam, mmr_position, rounds)
-    final_rank = np.zeros(len(batch), dtype=np.int64)
-    if len(order):
-        pos = segment_positions(np.arange(len(order)), seg[order])
-        chosen = pos < config.max_results
-        final_rank[order[chosen]] = pos[chosen] + 1
+    final_rank = _final_ranks(batch, config, kept, raw, mmr_position, full_mmr)
     return RankedBatch(
         batch,
         config,
         in_set,
-        in_fts,
-        in_vec,
+        stage.in_fts,
+        stage.in_vec,
         signals.fts,
         signals.vec,
         signals.merged,
@@ -161,6 +121,58 @@ def rank_batch(
         mmr_position,
         final_rank,
     )
+
+
+def _select(batch: CandidateBatch, config: SearchConfig, limit: int) -> StageInput:
+    """Stage 1: the rows in play at ``limit`` and which signals each has there."""
+    if limit > batch.limit:
+        raise ConfigError(
+            f"this configuration needs {limit} candidates per query but they were gathered "
+            f"at {batch.limit}; gather at the widest limit any configuration needs"
+        )
+    seg = batch.segment
+    has_rank = ~np.isnan(batch.fts_rank)
+    in_supp = (
+        (batch.supp_pos < limit) if config.evergreen_supplement else np.zeros(len(batch), bool)
+    )
+    vectors_active = np.array(batch.vector_used, dtype=bool) & config.vectors
+    return StageInput(
+        rank=batch.fts_rank,
+        distance=batch.distance,
+        in_fts=has_rank & ((batch.fts_pos < limit) | in_supp),
+        in_vec=(~np.isnan(batch.distance)) & (batch.vec_pos < limit) & vectors_active[seg],
+        fts_pos=batch.fts_pos,
+        supp_pos=batch.supp_pos,
+        vec_pos=batch.vec_pos,
+        segment=seg,
+        n_queries=batch.n_queries,
+        limit=limit,
+        vectors_active=vectors_active,
+    )
+
+
+def _final_ranks(
+    batch: CandidateBatch,
+    config: SearchConfig,
+    kept: BoolArray,
+    raw: FloatArray,
+    mmr_position: IntArray,
+    full_mmr: bool,
+) -> IntArray:
+    """Stages 4–6: sort by raw (ties by chunk id), optional MMR, truncate; 1-based ranks."""
+    seg = batch.segment
+    idx = np.flatnonzero(kept)
+    order = idx[np.lexsort((batch.id_order[idx], -raw[idx], seg[idx]))]
+    lam = clamp_lambda(config.mmr.lambda_)
+    if config.mmr.enabled and lam < 1.0 and len(order):
+        rounds = None if full_mmr else config.max_results
+        order = _apply_mmr(batch, order, raw, lam, mmr_position, rounds)
+    final_rank = np.zeros(len(batch), dtype=np.int64)
+    if len(order):
+        pos = segment_positions(np.arange(len(order)), seg[order])
+        chosen = pos < config.max_results
+        final_rank[order[chosen]] = pos[chosen] + 1
+    return final_rank
 
 
 def _apply_mmr(

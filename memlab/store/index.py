@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 from memlab.config import IndexConfig
-from memlab.errors import StoreError
 from memlab.store import vectors
 from memlab.store.chunker import Chunk, chunk_markdown
 from memlab.store.connection import Connection, open_connection
@@ -294,11 +293,6 @@ class MemoryIndex:
     def _warn(self, message: str) -> None:
         self.warnings.append(message)
         log.warning(message)
-
-
-def ensure_open(path: Path) -> None:
-    if not path.exists():
-        raise StoreError(f"no index at {path}; build one with `memlab index ROOT`")
 
 
 def __getattr__(name: str) -> Any:
