@@ -31,6 +31,22 @@ class EmbeddingProvider(Protocol):
     def embed_batch(self, texts: Sequence[str]) -> Matrix: ...
 
 
+class WrappedProvider:
+    """Base of providers that wrap another one and keep its identity (id and dims),
+    so vectors they return are interchangeable with the inner provider's."""
+
+    def __init__(self, inner: EmbeddingProvider) -> None:
+        self.inner = inner
+
+    @property
+    def id(self) -> str:
+        return self.inner.id
+
+    @property
+    def dims(self) -> int:
+        return self.inner.dims
+
+
 def normalize_rows(matrix: npt.NDArray[np.floating]) -> Matrix:
     """Scale each row to unit L2 norm (zero rows stay zero)."""
     m = np.asarray(matrix, dtype=np.float32)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from memlab.embeddings.base import EmbeddingProvider, Matrix, checked_embed
+from memlab.embeddings.base import EmbeddingProvider, Matrix, WrappedProvider, checked_embed
 from memlab.errors import EmbeddingError
 
 
@@ -76,26 +76,23 @@ class VectorCache:
         with self._lock:
             return int(self._db.execute(sql, args).fetchone()[0])
 
+    def vacuum(self) -> None:
+        """Compact the file (after a bulk write)."""
+        with self._lock:
+            self._db.execute("VACUUM")
+
     def close(self) -> None:
         self._db.close()
 
 
-class CachedEmbedder:
+class CachedEmbedder(WrappedProvider):
     """A provider that answers from caches first and falls through to ``inner``."""
 
     def __init__(self, inner: EmbeddingProvider, caches: Sequence[VectorCache]) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.caches = list(caches)
         self.hits = 0
         self.misses = 0
-
-    @property
-    def id(self) -> str:
-        return self.inner.id
-
-    @property
-    def dims(self) -> int:
-        return self.inner.dims
 
     def embed_batch(self, texts: Sequence[str]) -> Matrix:
         keys = [text_key(t) for t in texts]
@@ -108,10 +105,11 @@ class CachedEmbedder:
         self.hits += len(texts) - len(missing)
         self.misses += len(missing)
         if missing:
-            unique = list(dict.fromkeys(missing_keys := [keys[i] for i in missing]))
-            first = {k: missing[missing_keys.index(k)] for k in unique}
-            fresh = checked_embed(self.inner, [texts[first[k]] for k in unique])
-            new = {k: fresh[j] for j, k in enumerate(unique)}
+            todo: dict[str, str] = {}  # key -> text, each distinct text embedded once
+            for i in missing:
+                todo.setdefault(keys[i], texts[i])
+            fresh = checked_embed(self.inner, list(todo.values()))
+            new = dict(zip(todo, fresh, strict=True))
             found.update(new)
             writable = next((c for c in self.caches if not c.read_only), None)
             if writable is not None:

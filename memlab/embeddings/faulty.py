@@ -15,13 +15,13 @@ from typing import Any
 
 import numpy as np
 
-from memlab.embeddings.base import EmbeddingProvider, Matrix
+from memlab.embeddings.base import EmbeddingProvider, Matrix, WrappedProvider
 from memlab.errors import ConfigError, unknown_name
 
 FAULT_MODES = ("raise", "timeout", "wrong-dim", "nan", "empty")
 
 
-class FaultyEmbedder:
+class FaultyEmbedder(WrappedProvider):
     def __init__(
         self,
         inner: EmbeddingProvider,
@@ -35,19 +35,12 @@ class FaultyEmbedder:
             raise ConfigError(unknown_name("fault mode", mode, FAULT_MODES))
         if not 0.0 <= rate <= 1.0:
             raise ConfigError(f"fault rate must be in [0, 1], got {rate}")
-        self.inner, self.mode, self.rate = inner, mode, rate
+        super().__init__(inner)
+        self.mode, self.rate = mode, rate
         self.timeout_secs = timeout_secs
         self._rng = random.Random(seed)
         self.faults = 0
         self.calls = 0
-
-    @property
-    def id(self) -> str:
-        return self.inner.id
-
-    @property
-    def dims(self) -> int:
-        return self.inner.dims
 
     def embed_batch(self, texts: Sequence[str]) -> Matrix:
         self.calls += 1

@@ -15,7 +15,6 @@ core, measures, aggregates, compares against the first run, and (with
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -189,7 +188,3 @@ def summary_text(exp: Experiment, measures: Sequence[str] = ("nDCG@10", "R@5", "
             f"  {run:<13} " + "  ".join(cells) + (f"  degraded {degraded}" if degraded else "")
         )
     return "\n".join(lines)
-
-
-def dumps(obj: Any) -> str:
-    return json.dumps(obj, indent=2, sort_keys=True, allow_nan=False)

@@ -59,6 +59,6 @@ def precompute_vectors(
         keys = todo[start : start + batch]
         matrix = checked_embed(provider, [texts[k] for k in keys])
         cache.put_many(provider.id, list(zip(keys, matrix, strict=True)))
-    cache._db.execute("VACUUM")
+    cache.vacuum()
     cache.close()
     return VectorReport(path, provider.id, len(texts), len(todo))

@@ -181,9 +181,6 @@ class CandidateBatch:
         ]
         return (np.concatenate(blocks) if blocks else np.zeros(0)), base
 
-    def rows_of(self, q: int) -> slice:
-        return slice(int(self.offsets[q]), int(self.offsets[q + 1]))
-
 
 def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     """Both empty → 1; one empty → 0; else |A∩B| / |A∪B|."""
@@ -222,13 +219,12 @@ def _jaccard_of_ids(ids: Sequence[IntArray], width: int) -> FloatArray:
     return out
 
 
-def build_batch(items: Sequence[QueryCandidates], content_free: Any = None) -> CandidateBatch:
+def build_batch(items: Sequence[QueryCandidates]) -> CandidateBatch:
     """Concatenate per-query candidates into one batch.
 
-    ``content_free`` is the predicate ``(text, source) -> bool`` of the scoring
-    core; it is evaluated once here because it depends on the text only.
+    The content-free filter of the scoring core is evaluated once here, because
+    it depends on a chunk's text and source only.
     """
-    predicate = content_free or is_content_free
     limits = {it.limit for it in items}
     limit = min(limits) if limits else 0
     rows = [r for it in items for r in it.rows]
@@ -256,7 +252,7 @@ def build_batch(items: Sequence[QueryCandidates], content_free: Any = None) -> C
         supp_pos=arr("supp_pos", np.int64),
         distance=arr("distance", np.float64),
         vec_pos=arr("vec_pos", np.int64),
-        content_free=np.array([bool(predicate(r.text, r.source)) for r in rows], dtype=bool),
+        content_free=np.array([is_content_free(r.text, r.source) for r in rows], dtype=bool),
         degraded=[it.degraded for it in items],
         reasons=[list(it.reasons) for it in items],
         vector_used=[it.vector_used for it in items],

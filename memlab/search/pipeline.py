@@ -14,7 +14,7 @@ from typing import Any
 
 from memlab.config import MemlabConfig, SearchConfig
 from memlab.search.candidates import gather
-from memlab.search.candidates_batch import build_batch
+from memlab.search.candidates_batch import ABSENT, build_batch
 from memlab.search.ranking import RankedBatch, rank_batch
 from memlab.search.scoring import get_strategy
 from memlab.store.store import MemoryStore, SyncReport
@@ -145,11 +145,15 @@ def hits_of(ranked: RankedBatch, q: int) -> list[Hit]:
     ]
 
 
+def _position(value: int) -> int | None:
+    """A list position for the trace; None where the row is not in that list."""
+    return None if value == ABSENT else int(value)
+
+
 def trace_rows(ranked: RankedBatch, q: int) -> list[dict[str, Any]]:
     """One row per candidate of query ``q`` with every stage's value (in final order first)."""
     b = ranked.batch
     rows = list(range(int(b.offsets[q]), int(b.offsets[q + 1])))
-    absent = lambda v: None if v >= 2**62 else int(v)  # noqa: E731
     out: list[dict[str, Any]] = []
     for i in rows:
         out.append(
@@ -157,11 +161,11 @@ def trace_rows(ranked: RankedBatch, q: int) -> list[dict[str, Any]]:
                 "chunk_id": str(b.chunk_id[i]),
                 "source": str(b.source[i]),
                 "bm25_rank": _json_safe(float(b.fts_rank[i])) if ranked.in_fts[i] else None,
-                "fts_pos": absent(b.fts_pos[i]),
-                "supp_pos": absent(b.supp_pos[i]),
+                "fts_pos": _position(b.fts_pos[i]),
+                "supp_pos": _position(b.supp_pos[i]),
                 "fts": float(ranked.fts[i]),
                 "distance": _json_safe(float(b.distance[i])) if ranked.in_vec[i] else None,
-                "vec_pos": absent(b.vec_pos[i]),
+                "vec_pos": _position(b.vec_pos[i]),
                 "vec": float(ranked.vec[i]),
                 "merged": float(ranked.merged[i]),
                 "content_free": bool(b.content_free[i]),
