@@ -1,0 +1,137 @@
+"""Single-fact categories built on component kinds: fact, paraphrase, cjk, evergreen-crowded.
+
+* ``fact`` — a session note states a value; the query shares its words.
+* ``paraphrase`` — the same shape, asked in other words (little more than the
+  component's name in common): where vectors should help.
+* ``cjk`` — a Chinese note and a Chinese query whose Chinese keywords occur
+  inside longer runs of Chinese in the note: unicode61 indexes the run as one
+  token and misses them, a trigram index finds them (tag ``trigram``).
+* ``evergreen-crowded`` — the value is kept only in the workspace ``MEMORY.md``,
+  while 12–20 session notes around the query's time repeat its words without
+  stating the value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from memlab.datasets.generator import prose
+from memlab.datasets.generator.context import Ctx, draw_gap, query_time, repeat
+from memlab.datasets.generator.kinds import Kind
+from memlab.datasets.generator.kinds_service import SERVICE_KINDS
+from memlab.datasets.generator.kinds_tooling import TOOLING_KINDS
+from memlab.datasets.generator.model import DAY, Query, Session, Slot, Target
+from memlab.datasets.generator.values import Value
+from memlab.datasets.generator.world import END, WORKSPACES, Workspace
+
+KINDS: tuple[Kind, ...] = SERVICE_KINDS + TOOLING_KINDS
+ZH_KINDS: tuple[Kind, ...] = tuple(k for k in KINDS if k.has_zh)
+
+
+def slot_for(ctx: Ctx, slots: list[Slot]) -> tuple[Slot, float] | None:
+    """A slot early enough that the query, asked a drawn gap later, is still on the timeline."""
+    for _ in range(50):
+        gap = draw_gap(ctx.rng)
+        slot = ctx.pick_slot(slots, latest=END - gap)
+        if slot is not None:
+            return slot, gap
+    return None
+
+
+def _kind_query(
+    ctx: Ctx,
+    category: str,
+    ws: Workspace,
+    kinds: tuple[Kind, ...],
+    *,
+    in_memory: bool = False,
+    zh: bool = False,
+) -> tuple[Query, str, Kind, Value] | None:
+    pair = ctx.new_pair(ws, kinds)
+    if pair is None:
+        return None
+    comp, kind = pair
+    value = ctx.values.make(kind.key, ws, comp)
+    slots = ctx.memory_slots(ws.group) if in_memory else ctx.session_slots(ws.group)
+    placed = slot_for(ctx, slots)
+    if placed is None:
+        return None
+    slot, gap = placed
+    fields = value.fields(comp)
+    rng = ctx.rng
+    text = rng.choice(kind.zh_notes if zh else kind.notes).format(**fields)
+    if in_memory:
+        section = kind.mem_section
+    elif zh:
+        section = rng.choice(prose.ZH_SECTIONS)
+    else:
+        section = kind.section
+    fact = ctx.put(slot, text, section, f"{category}:{len(ctx.queries)}", group=ws.group, comp=comp)
+    asks = kind.zh_asks if zh else (kind.paras if category == "paraphrase" else kind.asks)
+    tags = [f"kind-{kind.key}", "memory" if in_memory else "session"]
+    if zh:
+        tags += ["zh", "trigram"]
+    query = Query(
+        category,
+        ws.group,
+        rng.choice(asks).format(**fields),
+        query_time(slot.at, gap),
+        slot.at,
+        targets=[Target(fact, 2)],
+        tags=tuple(tags),
+        answer=value.text,
+        answer_terms=value.terms(comp),
+    )
+    ctx.queries.append(query)
+    return query, comp, kind, value
+
+
+def add_plain(ctx: Ctx, category: str, count: int) -> None:
+    """``fact`` or ``paraphrase`` queries on session notes."""
+    repeat(count, lambda _: _kind_query(ctx, category, ctx.workspace(KINDS), KINDS) is not None)
+
+
+def add_cjk(ctx: Ctx, count: int) -> None:
+    chinese = [w for w in WORKSPACES if w.zh_share > 0]
+
+    def one(_: int) -> bool:
+        free = [w for w in chinese if ctx.free_pairs(w, ZH_KINDS)] or chinese
+        ws = ctx.rng.choices(free, [w.zh_share for w in free])[0]
+        return _kind_query(ctx, "cjk", ws, ZH_KINDS, zh=True) is not None
+
+    repeat(count, one)
+
+
+def add_evergreen_crowded(ctx: Ctx, count: int) -> None:
+
+    def one(_: int) -> bool:
+        made = _kind_query(ctx, "evergreen-crowded", ctx.workspace(KINDS), KINDS, in_memory=True)
+        if made is None:
+            return False
+        query, comp, kind, value = made
+        fixed = value.fields(comp)
+        crowd(ctx, query, kind.distractors, kind.section, lambda _: fixed)
+        return True
+
+    repeat(count, one)
+
+
+def crowd(
+    ctx: Ctx,
+    query: Query,
+    templates: tuple[str, ...],
+    section: str,
+    fields: Callable[[Session], dict[str, str]],
+) -> None:
+    """12–20 sessions repeat the query's words, half of them in the 10 days before it."""
+    rng = ctx.rng
+    before = [s for s in ctx.sessions[query.group] if s.slots[0].at < query.as_of]
+    recent = [s for s in before if s.slots[0].at >= query.as_of - 10 * DAY]
+    older = [s for s in before if s.slots[0].at < query.as_of - 10 * DAY]
+    count = rng.randint(12, 20)
+    chosen = rng.sample(recent, min(len(recent), count // 2))
+    chosen += rng.sample(older, min(len(older), count - len(chosen)))
+    for session in chosen:
+        slot = rng.choice([s for s in session.slots if s.at < query.as_of])
+        line = rng.choice(templates).format(**fields(session))
+        slot.extra.append((section, ("- " + line,)))
