@@ -63,17 +63,17 @@ class Generated:
 
 
 def _categories(ctx: Ctx) -> None:
-    cat_prefs.add_preferences(ctx, crowded=15)
-    cat_kinds.add_evergreen_crowded(ctx, 45)
+    cat_prefs.add_preferences(ctx, crowded=15, appended=3)
+    cat_kinds.add_cjk(ctx, 67)
+    cat_kinds.add_evergreen_crowded(ctx, 105)
     cat_changes.add_updates(ctx, 90)
     cat_changes.add_temporal(ctx, 70)
     cat_multi.add_kind_pairs(ctx, 40)
     cat_failures.add_cause_fix(ctx, 30)
     cat_failures.add_duplicates(ctx, 50)
     cat_failures.add_incidents(ctx, 40)
-    cat_kinds.add_cjk(ctx, 67)
-    cat_kinds.add_plain(ctx, "paraphrase", 100)
-    cat_kinds.add_plain(ctx, "fact", 180)
+    cat_kinds.add_plain(ctx, "paraphrase", 90)
+    cat_kinds.add_plain(ctx, "fact", 160)
 
 
 def _render(ctx: Ctx, rng: random.Random) -> list[Write]:

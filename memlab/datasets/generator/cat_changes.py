@@ -22,6 +22,8 @@ from memlab.datasets.generator.phrases import time_phrase
 from memlab.datasets.generator.values import Value
 from memlab.datasets.generator.world import END, Workspace
 
+SPREAD = 90 * DAY  # the longest time between two versions
+
 
 def value_family(ctx: Ctx, kind: Kind, ws: Workspace, comp: str, n: int) -> list[Value]:
     """``n`` distinct values of one attribute (same ``thing`` / ``lib``)."""
@@ -43,20 +45,23 @@ def _versions(ctx: Ctx, ws: Workspace, n: int, evergreen_first: bool) -> tuple[l
     """Slots of ``n`` versions in time order (5–90 days apart) and the query's gap."""
     rng = ctx.rng
     sessions = ctx.session_slots(ws.group)
+    # With the first version in MEMORY.md the newest follows it within reach (no gap bias).
+    reach = ctx.documented(ws.group)[0].at + (n - 1) * SPREAD if evergreen_first else END
     while True:
         gap = draw_gap(rng)
-        newest = ctx.pick_slot(sessions, latest=END - gap, earliest=ws.first_session + 30 * DAY)
+        latest = min(END - gap, reach)
+        newest = ctx.pick_slot(sessions, latest=latest, earliest=ws.first_session + 30 * DAY)
         if newest is None:
             continue
         chosen = [newest]
         for i in range(n - 1):
             nxt = chosen[0]
-            pool = ctx.memory_slots(ws.group) if evergreen_first and i == n - 2 else sessions
+            pool = ctx.documented(ws.group) if evergreen_first and i == n - 2 else sessions
             avoid = _distinct_session(chosen)
             slot = ctx.pick_slot(
                 pool,
                 latest=nxt.at - 5 * DAY,
-                earliest=nxt.at - 90 * DAY,
+                earliest=nxt.at - SPREAD,
                 avoid=avoid,  # type: ignore[arg-type]
             )
             if slot is None:

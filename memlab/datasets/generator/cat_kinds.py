@@ -16,26 +16,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from memlab.datasets.generator import prose
-from memlab.datasets.generator.context import Ctx, draw_gap, query_time, repeat
+from memlab.datasets.generator.context import Ctx, query_time, repeat
 from memlab.datasets.generator.kinds import Kind
 from memlab.datasets.generator.kinds_service import SERVICE_KINDS
 from memlab.datasets.generator.kinds_tooling import TOOLING_KINDS
-from memlab.datasets.generator.model import DAY, Query, Session, Slot, Target
+from memlab.datasets.generator.model import DAY, Query, Session, Target
 from memlab.datasets.generator.values import Value
-from memlab.datasets.generator.world import END, WORKSPACES, Workspace
+from memlab.datasets.generator.world import WORKSPACES, Workspace
 
 KINDS: tuple[Kind, ...] = SERVICE_KINDS + TOOLING_KINDS
 ZH_KINDS: tuple[Kind, ...] = tuple(k for k in KINDS if k.has_zh)
-
-
-def slot_for(ctx: Ctx, slots: list[Slot]) -> tuple[Slot, float] | None:
-    """A slot early enough that the query, asked a drawn gap later, is still on the timeline."""
-    for _ in range(50):
-        gap = draw_gap(ctx.rng)
-        slot = ctx.pick_slot(slots, latest=END - gap)
-        if slot is not None:
-            return slot, gap
-    return None
+CROWD_AFTER = 21 * DAY
 
 
 def _kind_query(
@@ -46,14 +37,15 @@ def _kind_query(
     *,
     in_memory: bool = False,
     zh: bool = False,
+    asked_after: float = 0.0,
 ) -> tuple[Query, str, Kind, Value] | None:
     pair = ctx.new_pair(ws, kinds)
     if pair is None:
         return None
     comp, kind = pair
     value = ctx.values.make(kind.key, ws, comp)
-    slots = ctx.memory_slots(ws.group) if in_memory else ctx.session_slots(ws.group)
-    placed = slot_for(ctx, slots)
+    slots = ctx.documented(ws.group) if in_memory else ctx.session_slots(ws.group)
+    placed = ctx.slot_for(slots, asked_after)
     if placed is None:
         return None
     slot, gap = placed
@@ -105,7 +97,10 @@ def add_cjk(ctx: Ctx, count: int) -> None:
 def add_evergreen_crowded(ctx: Ctx, count: int) -> None:
 
     def one(_: int) -> bool:
-        made = _kind_query(ctx, "evergreen-crowded", ctx.workspace(KINDS), KINDS, in_memory=True)
+        ws = ctx.workspace(KINDS)
+        made = _kind_query(
+            ctx, "evergreen-crowded", ws, KINDS, in_memory=True, asked_after=crowded_from(ws)
+        )
         if made is None:
             return False
         query, comp, kind, value = made
@@ -114,6 +109,11 @@ def add_evergreen_crowded(ctx: Ctx, count: int) -> None:
         return True
 
     repeat(count, one)
+
+
+def crowded_from(ws: Workspace) -> float:
+    """The earliest time a crowded query is asked: three weeks of sessions before it."""
+    return ws.first_session + CROWD_AFTER
 
 
 def crowd(

@@ -13,6 +13,7 @@ from memlab.datasets.generator.context import Ctx, draw_gap, query_time, repeat
 from memlab.datasets.generator.model import DAY, Query, Target
 from memlab.datasets.generator.world import END
 
+APART = 42 * DAY  # the longest time between the two notes
 ASKS = (
     "what are the {n1} and the {n2} of {comp}",
     "{comp} {n1} and {n2}",
@@ -29,22 +30,22 @@ def _kind_pair(ctx: Ctx, i: int) -> bool:
     rng = ctx.rng
     ws = ctx.workspace(KINDS)
     comp = rng.choice(ws.comps)
-    p1, p2 = ctx.new_pair(ws, KINDS, comp), ctx.new_pair(ws, KINDS, comp)
-    if p1 is None or p2 is None:
-        return False
+    in_memory = rng.random() < 0.5
+    pool = ctx.documented(ws.group) if in_memory else ctx.session_slots(ws.group)
     gap = draw_gap(rng)
-    second = ctx.pick_slot(ctx.session_slots(ws.group), latest=END - gap)
+    reach = pool[0].at + APART if in_memory else END  # the second note follows within reach
+    second = ctx.pick_slot(ctx.session_slots(ws.group), latest=min(END - gap, reach))
     if second is None:
         return False
-    in_memory = rng.random() < 0.25
-    pool = ctx.memory_slots(ws.group) if in_memory else ctx.session_slots(ws.group)
     first = ctx.pick_slot(
         pool,
         latest=second.at - 1 * DAY,
-        earliest=second.at - 42 * DAY,
+        earliest=second.at - APART,
         avoid=lambda s: s.session is not None and s.session is second.session,
     )
-    if first is None:
+    p1 = ctx.new_pair(ws, KINDS, comp) if first is not None else None
+    p2 = ctx.new_pair(ws, KINDS, comp) if p1 is not None else None
+    if first is None or p1 is None or p2 is None:
         return False
     facts, terms = [], []
     for slot, (_, kind), nugget in ((first, p1, 1), (second, p2, 2)):

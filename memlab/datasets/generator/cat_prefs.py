@@ -9,7 +9,7 @@ query's time talk about the topic without stating the preference.
 
 from __future__ import annotations
 
-from memlab.datasets.generator.cat_kinds import crowd, slot_for
+from memlab.datasets.generator.cat_kinds import crowd, crowded_from
 from memlab.datasets.generator.context import Ctx, query_time
 from memlab.datasets.generator.model import Query, Session, Target
 from memlab.datasets.generator.prefs_data import (
@@ -23,10 +23,18 @@ from memlab.datasets.generator.world import BY_GROUP, WORKSPACES
 
 
 def _pref_query(
-    ctx: Ctx, category: str, row: Pref, group: str | None, ask_group: str, tags: tuple[str, ...]
+    ctx: Ctx,
+    category: str,
+    row: Pref,
+    group: str | None,
+    ask_group: str,
+    tags: tuple[str, ...],
+    asked_after: float = 0.0,
+    appended: bool = False,
 ) -> Query | None:
     section, text, answer, asks, _ = row
-    placed = slot_for(ctx, ctx.memory_slots(group))
+    slots = ctx.memory_slots(group)[1:] if appended else ctx.memory_slots(group)
+    placed = ctx.slot_for(slots, asked_after)
     if placed is None:
         return None
     slot, gap = placed
@@ -46,27 +54,32 @@ def _pref_query(
     return query
 
 
-def add_preferences(ctx: Ctx, crowded: int) -> None:
-    """Every preference row once: ``crowded`` of the global rows with a topic are crowded out."""
+def add_preferences(ctx: Ctx, crowded: int, appended: int) -> None:
+    """Every preference row once: ``crowded`` global rows with a topic are crowded out;
+    ``appended`` rows of each workspace are written by the user's later appends."""
     rng = ctx.rng
     rows = list(GLOBAL_PREFS)
     rng.shuffle(rows)
     topical = [r for r in rows if r[4]][:crowded]
     for row in rows:
-        group = ctx.workspace().group
+        ws = ctx.workspace()
         if row in topical:
-            query = _pref_query(
-                ctx, "evergreen-crowded", row, None, group, ("global", "preference")
-            )
+            tags = ("global", "preference")
+            after = crowded_from(ws)
+            query = _pref_query(ctx, "evergreen-crowded", row, None, ws.group, tags, after)
             if query is not None:
                 _crowd_topic(ctx, query, row[4])
         else:
-            _pref_query(ctx, "preference", row, None, group, ("global",))
+            _pref_query(ctx, "preference", row, None, ws.group, ("global",))
     for row in ZH_PREFS:
         _pref_query(ctx, "cjk", row, None, ctx.workspace().group, ("global", "zh", "trigram"))
     for ws in WORKSPACES:
-        for row in WORKSPACE_PREFS[ws.group]:
-            _pref_query(ctx, "preference", row, ws.group, ws.group, ("workspace",))
+        own = list(WORKSPACE_PREFS[ws.group])
+        rng.shuffle(own)
+        for k, row in enumerate(own):
+            later = k < appended
+            tags = ("workspace", "appended") if later else ("workspace",)
+            _pref_query(ctx, "preference", row, ws.group, ws.group, tags, appended=later)
 
 
 def _crowd_topic(ctx: Ctx, query: Query, topic: str) -> None:

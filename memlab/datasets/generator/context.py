@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from memlab.datasets.generator.kinds import Kind
 from memlab.datasets.generator.model import (
     DAY,
-    HOUR,
     MINUTE,
     SESSION,
     Fact,
@@ -32,7 +31,7 @@ from memlab.datasets.generator.values import Values
 from memlab.datasets.generator.world import END, WORKSPACES, Workspace
 
 # (share of queries, shortest gap, longest gap): log-uniform inside each bucket.
-GAP_BUCKETS = ((0.5, 1 * HOUR, 7 * DAY), (0.3, 7 * DAY, 30 * DAY), (0.2, 30 * DAY, 180 * DAY))
+GAP_BUCKETS = ((0.5, 10 * MINUTE, 7 * DAY), (0.3, 7 * DAY, 30 * DAY), (0.2, 30 * DAY, 180 * DAY))
 
 
 def draw_gap(rng: random.Random) -> float:
@@ -60,7 +59,12 @@ class Ctx:
         return [s for session in self.sessions[group] for s in session.slots]
 
     def memory_slots(self, group: str | None) -> list[Slot]:
+        """The initial MEMORY.md and the user's appends (preferences go anywhere)."""
         return self.memory[group].slots
+
+    def documented(self, group: str) -> list[Slot]:
+        """Only the initial MEMORY.md: the user documents components there, up front."""
+        return self.memory[group].slots[:1]
 
     def workspace(self, kinds: Sequence[Kind] = ()) -> Workspace:
         """A workspace in proportion to its sessions (with ``kinds``: one with a free pair)."""
@@ -99,6 +103,15 @@ class Ctx:
             if s.free > 0 and earliest <= s.at <= latest and not (avoid and avoid(s))
         ]
         return self.rng.choices(free, [s.free for s in free])[0] if free else None
+
+    def slot_for(self, slots: list[Slot], asked_after: float = 0.0) -> tuple[Slot, float] | None:
+        """(slot, gap): a slot whose query, asked a drawn gap later, falls in [asked_after, END]."""
+        for _ in range(50):
+            gap = draw_gap(self.rng)
+            slot = self.pick_slot(slots, latest=END - gap, earliest=asked_after - gap)
+            if slot is not None:
+                return slot, gap
+        return None
 
     def path_of(self, slot: Slot) -> str:
         if slot.kind == SESSION:

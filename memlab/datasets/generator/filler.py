@@ -67,10 +67,10 @@ def _session_filler(ctx: Ctx, ws: Workspace, session: Session, earlier: Session 
     f = _fields(rng, ws, session, earlier)
     slots = session.slots
     first, last = slots[0], slots[-1]
-    summary = " ".join(
-        fill(rng.choice(pool), f) for pool in (prose.OPENERS, prose.MIDDLES, prose.CLOSERS)
-    )
-    first.extra.append((SUMMARY, (summary,)))
+    goal = fill(rng.choice(prose.GOALS), f)
+    first.extra.append(_bullet(SUMMARY, f"Goal: {goal[0].upper()}{goal[1:]}"))
+    first.extra.append(_bullet(SUMMARY, "Context: " + fill(rng.choice(prose.OPENERS), f)))
+    last.extra.append(_bullet(SUMMARY, "Outcome: " + fill(rng.choice(prose.MIDDLES), f)))
     section = rng.choice(("Notes", "Progress"))
     for activity in rng.sample(prose.ACTIVITIES, rng.randint(3, 6)):
         f = _fields(rng, ws, session, earlier)
@@ -106,10 +106,9 @@ def _session_filler(ctx: Ctx, ws: Workspace, session: Session, earlier: Session 
         if rng.random() < 0.5:
             paragraph = " ".join(fill(rng.choice(prose.MIDDLES), f) for _ in range(2))
             slot.extra.append((section, (paragraph,)))
-    for _ in range(rng.randint(1, 3)):
-        last.extra.append(
-            _bullet(NEXT, fill(rng.choice(prose.NEXT_STEPS), _fields(rng, ws, session, earlier)))
-        )
+    steps = rng.sample(prose.NEXT_STEPS, rng.randint(1, 2))
+    joined = "; ".join(fill(x, f).rstrip(".") for x in steps)
+    last.extra.append(_bullet(NEXT, f"Next: {joined}."))
 
 
 def _filler_trace(ctx: Ctx, ws: Workspace, slot: Slot) -> None:

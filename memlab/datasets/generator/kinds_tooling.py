@@ -176,8 +176,8 @@ TOOLING_KINDS: tuple[Kind, ...] = (
     Kind(
         key="testcmd",
         noun="test command",
-        section="Commands",
-        mem_section="Commands",
+        section="Notes",
+        mem_section="Notes",
         notes=(
             "Run only the {comp} tests with `{v}`.",
             "`{v}` runs the {comp} test suite alone.",
@@ -426,8 +426,8 @@ TOOLING_KINDS: tuple[Kind, ...] = (
     Kind(
         key="deploy",
         noun="deploy command",
-        section="Commands",
-        mem_section="Commands",
+        section="Notes",
+        mem_section="Notes",
         notes=(
             "Deploy {comp} with `{v}`.",
             "`{v}` ships {comp} to production.",

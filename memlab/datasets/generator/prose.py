@@ -25,6 +25,13 @@ VERBS = (
     "Speed up",
 )
 
+GOALS = (
+    "{topic} in {comp}.",
+    "understand the {topic} problem in {comp} and {comp2}.",
+    "help the user with {topic} in {comp}.",
+    "finish the {topic} work in {comp}.",
+    "review {comp} before the next release.",
+)
 OPENERS = (
     "Worked on {topic} in {comp} today.",
     "Spent the session on {comp}, mostly {topic}.",

@@ -2,7 +2,9 @@
 
 A session log starts with its title and time, then each flush appends
 c0's separator (``FLUSH_SEPARATOR``, SPEC §1) and its sections. ``MEMORY.md``
-starts with the user's sections; each append adds sections at the end (a
+starts with the user's sections (the introduction is a section too, so
+Dream's rewrite — which files text before the first section under "General" —
+keeps the user's sections at their chunk positions); each append adds sections at the end (a
 heading the file already has, so Dream's consolidation merges them). A write
 holds what it adds; a file's content at any time is the concatenation of its
 writes so far.
@@ -20,6 +22,7 @@ from memlab.store.layout import FLUSH_SEPARATOR
 Entry = tuple[str, tuple[str, ...]]  # (section, lines)
 
 MEMORY_ORDER = (
+    "Overview",
     "About",
     "Architecture",
     "Services",
@@ -85,13 +88,7 @@ def session_writes(
     session: Session, path: str, title: str, entries: Sequence[Sequence[Entry]]
 ) -> list[Write]:
     """The writes of a session log: its title and first flush, then one append per flush."""
-    stamp = format_iso(session.start)
-    head = [
-        f"# {title[0].upper()}{title[1:]}",
-        "",
-        f"_{stamp[:10]} {stamp[11:16]} UTC, session {session.sid[:8]}_",
-        "",
-    ]
+    head = [f"# {title[0].upper()}{title[1:]}", ""]
     writes = []
     last = len(session.slots) - 1
     for i, (slot, slot_entries) in enumerate(zip(session.slots, entries, strict=True)):
@@ -107,13 +104,8 @@ def memory_writes(memory: MemoryFile, entries: Sequence[Sequence[Entry]]) -> lis
     writes = []
     for i, (slot, slot_entries) in enumerate(zip(memory.slots, entries, strict=True)):
         if i == 0:
-            lines = [
-                f"# {memory.title}",
-                "",
-                memory.intro,
-                "",
-                *render_sections(slot_entries, MEMORY_ORDER),
-            ]
+            overview = [("Overview", (memory.intro,)), *slot_entries]
+            lines = [f"# {memory.title}", "", *render_sections(overview, MEMORY_ORDER)]
             writes.append(Write(memory.path, memory.group, slot.at, _text(lines)))
         elif slot_entries:
             text = "\n" + _text(render_sections(slot_entries, MEMORY_ORDER))

@@ -33,8 +33,8 @@ VACATION = (utc_seconds(2026, 4, 6), utc_seconds(2026, 4, 18))
 LAST_SESSION_DAY = END - 2 * DAY
 SESSION_SLOT_CAPACITY = 3
 APPEND_CAPACITY = 2
-INITIAL_CAPACITY = 40
-APPENDS = {"ledgerline": 12, "tidepool": 10, "beacon": 8, None: 14}  # None: the global file
+INITIAL_CAPACITY = 100
+APPENDS = {"ledgerline": 8, "tidepool": 7, "beacon": 6, None: 14}  # None: the global file
 
 
 def _weekday(t: float) -> int:
