@@ -75,6 +75,13 @@ def trace(rng: random.Random, failure: Failure, comp: str) -> tuple[str, ...]:
     return ("", "```", *"\n".join(lines).split("\n"), "```")
 
 
+def _with_log(block: tuple[str, ...], comp: str, attempts: int) -> tuple[str, ...]:
+    """The fenced trace preceded by the job's log lines (the same for every copy)."""
+    log = [f"[{comp}] attempt {i} failed, retrying" for i in range(1, attempts)]
+    log.append(f"[{comp}] attempt {attempts} failed, giving up")
+    return (*block[:2], *log, *block[2:])
+
+
 def _failure(ctx: Ctx, ws: Workspace, label: str) -> tuple[str, Failure] | None:
     used = ctx.used_failures.setdefault(ws.group, set())
     free = [(c, f) for c in ws.comps for f in BY_LANG[ws.lang] if (c, f.key) not in used]
@@ -133,7 +140,7 @@ def _duplicate(ctx: Ctx, i: int) -> bool:
     if picked is None or copies is None:
         return False
     comp, failure = picked
-    block = trace(rng, failure, comp)
+    block = _with_log(trace(rng, failure, comp), comp, rng.randint(2, 4))
     follow = rng.choice(FOLLOW_UPS)
     targets = []
     for j, session in enumerate(copies):

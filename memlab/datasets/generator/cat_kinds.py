@@ -26,6 +26,11 @@ from memlab.datasets.generator.world import WORKSPACES, Workspace
 
 KINDS: tuple[Kind, ...] = SERVICE_KINDS + TOOLING_KINDS
 ZH_KINDS: tuple[Kind, ...] = tuple(k for k in KINDS if k.has_zh)
+# Paraphrases keep only the component: kinds whose questions name a thing or a library
+# (the thing is what is asked about) are not paraphrased.
+PARA_KINDS: tuple[Kind, ...] = tuple(
+    k for k in KINDS if not any("{thing}" in p or "{lib}" in p for p in k.paras)
+)
 CROWD_AFTER = 21 * DAY
 
 
@@ -80,7 +85,8 @@ def _kind_query(
 
 def add_plain(ctx: Ctx, category: str, count: int) -> None:
     """``fact`` or ``paraphrase`` queries on session notes."""
-    repeat(count, lambda _: _kind_query(ctx, category, ctx.workspace(KINDS), KINDS) is not None)
+    kinds = PARA_KINDS if category == "paraphrase" else KINDS
+    repeat(count, lambda _: _kind_query(ctx, category, ctx.workspace(kinds), kinds) is not None)
 
 
 def add_cjk(ctx: Ctx, count: int) -> None:

@@ -19,7 +19,7 @@ from memlab.datasets.generator.context import Ctx
 from memlab.datasets.generator.model import DAY, Session, Slot
 from memlab.datasets.generator.world import WORKSPACES, Workspace
 
-SUMMARY, NEXT = "Summary", "Next steps"
+SUMMARY, NEXT = "Summary", "Wrap-up"
 
 
 def fill(template: str, fields: dict[str, str]) -> str:
@@ -70,12 +70,12 @@ def _session_filler(ctx: Ctx, ws: Workspace, session: Session, earlier: Session 
     goal = fill(rng.choice(prose.GOALS), f)
     first.extra.append(_bullet(SUMMARY, f"Goal: {goal[0].upper()}{goal[1:]}"))
     first.extra.append(_bullet(SUMMARY, "Context: " + fill(rng.choice(prose.OPENERS), f)))
-    last.extra.append(_bullet(SUMMARY, "Outcome: " + fill(rng.choice(prose.MIDDLES), f)))
-    section = rng.choice(("Notes", "Progress"))
-    for activity in rng.sample(prose.ACTIVITIES, rng.randint(3, 6)):
-        f = _fields(rng, ws, session, earlier)
-        rng.choice(slots).extra.append(_bullet(section, fill(activity, f)))
-    if rng.random() < 0.45:
+    section = "Notes"
+    count = min(len(prose.ACTIVITIES), 2 * len(slots) + rng.randint(2, 4))
+    for i, activity in enumerate(rng.sample(prose.ACTIVITIES, count)):
+        slot = slots[i] if i < len(slots) else rng.choice(slots)  # every flush says something
+        slot.extra.append(_bullet(section, fill(activity, _fields(rng, ws, session, earlier))))
+    if rng.random() < 0.55:
         lang, body = rng.choice(snippets.CODE[ws.lang])
         rng.choice(slots).extra.append(
             _block("Notes", rng.choice(snippets.LEAD_INS), lang, fill(body, f))
@@ -89,25 +89,26 @@ def _session_filler(ctx: Ctx, ws: Workspace, session: Session, earlier: Session 
             fill(r, {k: f"{rng.uniform(1, 900):.1f}" for k in "abcdef"})
             for r in rng.choice(snippets.TABLES)
         ]
-        rng.choice(slots).extra.append(("Benchmarks", ("Numbers from the run:", "", *rows)))
+        rng.choice(slots).extra.append(("Notes", ("Numbers from the run:", "", *rows)))
     if rng.random() < 0.25:
         _filler_trace(ctx, ws, rng.choice(slots))
     if earlier is not None and rng.random() < 0.4:
         rng.choice(slots).extra.append(_bullet("Notes", fill(rng.choice(prose.COREFERENCE), f)))
     if rng.random() < 0.3:
         rng.choice(slots).extra.append(
-            _bullet("Open questions", fill(rng.choice(prose.QUESTIONS), f))
+            _bullet("Notes", "Open question: " + fill(rng.choice(prose.QUESTIONS), f))
         )
     if session.zh:
         lines = [fill(rng.choice(prose.ZH_SUMMARIES), f), ""]
         lines += ["- " + fill(a, f) for a in rng.sample(prose.ZH_ACTIVITIES, rng.randint(2, 4))]
         rng.choice(slots).extra.append((rng.choice(prose.ZH_SECTIONS), tuple(lines)))
-    for slot in slots[1:]:
+    for slot in slots:
         if rng.random() < 0.5:
             paragraph = " ".join(fill(rng.choice(prose.MIDDLES), f) for _ in range(2))
             slot.extra.append((section, (paragraph,)))
     steps = rng.sample(prose.NEXT_STEPS, rng.randint(1, 2))
     joined = "; ".join(fill(x, f).rstrip(".") for x in steps)
+    last.extra.append(_bullet(NEXT, "Outcome: " + fill(rng.choice(prose.MIDDLES), f)))
     last.extra.append(_bullet(NEXT, f"Next: {joined}."))
 
 

@@ -374,7 +374,7 @@ SERVICE_KINDS: tuple[Kind, ...] = (
         ),
         paras=(
             "how hard can one caller hammer {comp} before it pushes back",
-            "when does {comp} start answering with too-many-requests errors",
+            "when does {comp} start turning away a busy caller",
         ),
         changes=(
             "Raised the {comp} rate limit to {v}.",

@@ -53,7 +53,7 @@ TOOLING_KINDS: tuple[Kind, ...] = (
         ),
         paras=(
             "where will I hear about it when {comp} breaks",
-            "which room should I watch for pages from {comp}",
+            "which room should I watch when {comp} is on fire",
         ),
         changes=(
             "{comp} alerts go to `{v}` from now on.",
@@ -70,7 +70,7 @@ TOOLING_KINDS: tuple[Kind, ...] = (
         ),
         markers=("alerts", "alert", "pages", "channel"),
         zh_notes=("{comp} 的告警都会发到 Slack 频道 `{v}`。",),
-        zh_asks=("{comp} 的告警 发到哪个频道", "{comp} 告警 频道"),
+        zh_asks=("{comp} 的告警 发到哪个频道", "{comp} 告警都会发到 哪个频道"),
     ),
     Kind(
         key="runbook",
@@ -316,7 +316,7 @@ TOOLING_KINDS: tuple[Kind, ...] = (
         ),
         paras=(
             "how do I turn on the rewritten {comp} for one customer",
-            "what toggle switches {comp} to its new version",
+            "what toggle puts {comp} on its rewrite",
         ),
         changes=("The {comp} flag is `{v}` now.", "Renamed the {comp} rollout flag to `{v}`."),
         when_asks=(
