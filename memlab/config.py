@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # Re-exported: the dict conversion is part of the public config API.
-from memlab.config_dict import config_hash, from_dict, to_dict, with_overrides
+from memlab.config_dict import config_hash, flatten, from_dict, to_dict, with_overrides
 from memlab.errors import ConfigError, unknown_name
 
 TOKENIZERS = ("unicode61", "porter", "trigram")
@@ -216,6 +216,7 @@ def profile(name: str = DEFAULT_PROFILE) -> MemlabConfig:
 
 
 __all__ = [
+    "DEFAULT_PROFILE",
     "PROFILES",
     "ChunkingConfig",
     "DreamConfig",
@@ -225,6 +226,7 @@ __all__ = [
     "SearchConfig",
     "WatcherConfig",
     "config_hash",
+    "flatten",
     "from_dict",
     "profile",
     "to_dict",

@@ -11,7 +11,7 @@ from memlab.datasets.problems import Severity, ValidationReport
 from memlab.datasets.reader import RawDataset, Record
 from memlab.datasets.scan import ScannedFile, scan_memory, workspace_dirs
 from memlab.datasets.targets import check_path
-from memlab.datasets.timefmt import format_iso
+from memlab.timefmt import format_iso
 
 
 @dataclass

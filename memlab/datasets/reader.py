@@ -15,8 +15,8 @@ from typing import Any
 from memlab.datasets.jsonl import read_jsonl
 from memlab.datasets.model import DEFAULT_LEVEL, FILES, FORMAT_VERSION, MANIFEST, QRELS, QUERIES
 from memlab.datasets.problems import ValidationReport
-from memlab.datasets.timefmt import parse_iso
 from memlab.errors import did_you_mean
+from memlab.timefmt import parse_iso
 
 ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]*")  # query, group and level ids
 QRELS_FILE_RE = re.compile(r"qrels[A-Za-z0-9._-]*\.tsv")

@@ -29,9 +29,9 @@ from memlab.datasets.model import (
 from memlab.datasets.reader import ID_RE
 from memlab.datasets.scan import compute_digest
 from memlab.datasets.targets import check_path, parse_target
-from memlab.datasets.timefmt import format_iso
 from memlab.datasets.trec import write_qrels
 from memlab.errors import DatasetError, unknown_name
+from memlab.timefmt import format_iso
 
 # What a rewrite of an existing dataset folder removes (vectors/ and others survive).
 _OWNED = (MANIFEST, FILES, QUERIES, README, MEMORY_DIR, GROUPS_DIR)

@@ -12,7 +12,7 @@ such as ``NEAR``/``AND`` in any case. Any query text is therefore safe.
 
 from __future__ import annotations
 
-import re
+from memlab.text import tokenize
 
 STOP_WORDS: frozenset[str] = frozenset(
     """
@@ -27,14 +27,6 @@ STOP_WORDS: frozenset[str] = frozenset(
     than other only
     """.split()
 )
-
-
-_WORD = re.compile(r"\w+")  # \w = str.isalnum() or "_" (Unicode)
-
-
-def tokenize(text: str) -> list[str]:
-    """Lowercase and split on every character that is not alphanumeric and not ``_``."""
-    return _WORD.findall(text.lower())
 
 
 def _all_numeric(token: str) -> bool:

@@ -17,9 +17,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from memlab.arrays import BoolArray, FloatArray, IntArray
 from memlab.config import SearchConfig
 from memlab.errors import ConfigError, unknown_name
-from memlab.search.candidates_batch import ABSENT, BoolArray, FloatArray, IntArray
+from memlab.search.candidates_batch import ABSENT
 
 EPS = 2.220446049250313e-16  # f64::EPSILON, the min–max guard of c0
 RRF_K = 60
@@ -238,6 +239,11 @@ def get_strategy(name: str) -> Strategy:
         raise ConfigError(unknown_name("strategy", name, STRATEGIES)) from None
 
 
+def candidate_limit(config: SearchConfig) -> int:
+    """How many candidates per list ``config``'s strategy takes (c0: ``max_results × 3``)."""
+    return get_strategy(config.strategy).candidate_limit(config)
+
+
 __all__ = [
     "ABSENT",
     "EPS",
@@ -246,6 +252,7 @@ __all__ = [
     "StageInput",
     "Strategy",
     "access_boost",
+    "candidate_limit",
     "decay_factor",
     "fts_minmax",
     "get_strategy",

@@ -293,12 +293,3 @@ class MemoryIndex:
     def _warn(self, message: str) -> None:
         self.warnings.append(message)
         log.warning(message)
-
-
-def __getattr__(name: str) -> Any:
-    # ``memlab.store.index.MemoryStore`` is an alias of ``memlab.store.store.MemoryStore``.
-    if name == "MemoryStore":
-        from memlab.store.store import MemoryStore
-
-        return MemoryStore
-    raise AttributeError(name)

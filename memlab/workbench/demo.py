@@ -18,12 +18,12 @@ from typing import Any
 import pandas as pd
 
 from memlab.config import SearchConfig, profile, with_overrides
-from memlab.datasets.timefmt import format_iso, parse_iso
-from memlab.demo import prepare_demo
+from memlab.demo import DemoPlan, open_demo_store
 from memlab.embeddings.registry import get_embedder
 from memlab.search.content import is_content_free
 from memlab.store.layout import is_evergreen
 from memlab.store.store import MemoryStore
+from memlab.timefmt import format_iso
 from memlab.workbench.display import Panel
 
 DAY = 86400.0
@@ -37,7 +37,7 @@ class Demo:
     work: Path
     store: MemoryStore
     now: float
-    plan: dict[str, Any]
+    plan: DemoPlan
     base: SearchConfig
     embedder: str
 
@@ -68,15 +68,10 @@ def open_demo(
     """Copy the demo memory to ``work_dir`` (default: a new temp folder) and index it."""
     dest = Path(work_dir) if work_dir else Path(tempfile.mkdtemp(prefix="memlab-tour-"))
     dest.mkdir(parents=True, exist_ok=True)
-    root, plan = prepare_demo(dest)
-    index_path = dest / "index.sqlite"
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{index_path}{suffix}").unlink(missing_ok=True)
-    provider = get_embedder(embedder) if embedder else None
-    store = MemoryStore.open(root, index_path=index_path, embedder=provider, watch=watch)
-    store.replay({path: parse_iso(ts) for path, ts in plan["files"].items()})
     base = profile(profile_name).search
-    return Demo(root, dest, store, parse_iso(plan["as_of"]), plan, base, embedder)
+    provider = get_embedder(embedder) if embedder else None
+    store, plan, _ = open_demo_store(dest, provider, watch=watch)
+    return Demo(plan.root, dest, store, plan.as_of, plan, base, embedder)
 
 
 def memory_files(demo: Demo) -> pd.DataFrame:

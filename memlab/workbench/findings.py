@@ -28,11 +28,11 @@ import pandas as pd
 
 from memlab.config import PROFILES, SearchConfig
 from memlab.datasets import load_dataset
+from memlab.datasets.locate import resolve_dataset
 from memlab.eval.embedders import evaluation_embedder
 from memlab.eval.prepare import Prepared, gather_batch, prepare
-from memlab.report.locate import resolve_dataset
 from memlab.search.ranking import rank_batch
-from memlab.search.scoring import get_strategy
+from memlab.search.scoring import candidate_limit
 from memlab.store.layout import is_evergreen
 from memlab.workbench.demo import DAY, Demo
 from memlab.workbench.display import Panel, Plot, figure
@@ -151,7 +151,7 @@ def dataset_overview(prepared: Prepared) -> pd.DataFrame:
 
 
 def _supplement_only(prepared: Prepared, config: SearchConfig) -> tuple[Any, Any, np.ndarray]:
-    limit = get_strategy(config.strategy).candidate_limit(config)
+    limit = candidate_limit(config)
     batch = gather_batch(prepared, limit)
     ranked = rank_batch(batch, config, prepared.query_now)
     only = (batch.fts_pos >= limit) & (batch.supp_pos < limit)
