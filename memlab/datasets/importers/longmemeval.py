@@ -35,6 +35,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from memlab.datasets.fields import ID_RE
 from memlab.datasets.importers._common import (
     ImportOptions,
     ImportResult,
@@ -45,7 +46,6 @@ from memlab.datasets.importers._common import (
     progress,
     render_conversation,
 )
-from memlab.datasets.reader import ID_RE
 from memlab.datasets.targets import span_target
 from memlab.datasets.writer import DatasetWriter
 from memlab.errors import DatasetError, unknown_name
