@@ -139,6 +139,11 @@ class WatcherConfig:
     # memlab option (c0: off): a claim whose holder PID is dead on this machine is
     # taken at once instead of after claim_stale_secs (e.g. after a crash).
     reclaim_dead_claims: bool = False
+    # memlab option (c0: off): sync also when nothing changed but chunks lack vectors
+    # (a failed embedding batch, or an index opened with a new embedder), so they are
+    # embedded at the next search. c0 embeds missing vectors only after reindexing a
+    # changed file, so a failed batch waits for the next change.
+    retry_missing_vectors: bool = False
 
 
 @dataclass(frozen=True)
