@@ -16,6 +16,7 @@ from datetime import datetime, timezone
 
 from memlab.errors import ConfigError
 
+DAY = 86_400.0  # seconds in a day (decay ages are in days, times in unix seconds)
 _EXAMPLE = "2026-06-30T18:00:00Z"
 
 

@@ -29,21 +29,33 @@ STOP_WORDS: frozenset[str] = frozenset(
 )
 
 
-def _all_numeric(token: str) -> bool:
-    return all(ch.isnumeric() for ch in token)
+KEYWORD = "keyword"
+
+
+def token_outcomes(query: str) -> list[tuple[str, str]]:
+    """Every token of the query and what extraction does with it: ``"keyword"`` or
+    the reason it is dropped (SPEC §4.1 step 2, in the order the rules apply)."""
+    seen: set[str] = set()
+    out = []
+    for token in tokenize(query):
+        if len(token.encode("utf-8")) < 2:
+            why = "dropped: shorter than 2 bytes"
+        elif token in STOP_WORDS:
+            why = "dropped: stop word"
+        elif all(ch.isnumeric() for ch in token):
+            why = "dropped: all digits"
+        elif token in seen:
+            why = "dropped: duplicate"
+        else:
+            why = KEYWORD
+            seen.add(token)
+        out.append((token, why))
+    return out
 
 
 def extract_keywords(query: str) -> list[str]:
     """Keywords of a query, in order of first occurrence (SPEC §4.1)."""
-    seen: set[str] = set()
-    keywords: list[str] = []
-    for token in tokenize(query):
-        if len(token.encode("utf-8")) < 2 or token in STOP_WORDS or _all_numeric(token):
-            continue
-        if token not in seen:
-            seen.add(token)
-            keywords.append(token)
-    return keywords
+    return [token for token, why in token_outcomes(query) if why == KEYWORD]
 
 
 def match_expression(keywords: list[str]) -> str | None:

@@ -21,12 +21,11 @@ from memlab.config import SearchConfig, profile, with_overrides
 from memlab.demo import DemoPlan, open_demo_store
 from memlab.embeddings.registry import get_embedder
 from memlab.search.content import is_content_free
-from memlab.store.layout import is_evergreen
+from memlab.sources import is_evergreen
+from memlab.store.index import IndexedChunk
 from memlab.store.store import MemoryStore
-from memlab.timefmt import format_iso
+from memlab.timefmt import DAY, format_iso
 from memlab.workbench.display import Panel
-
-DAY = 86400.0
 
 
 @dataclass
@@ -76,40 +75,38 @@ def open_demo(
 
 def memory_files(demo: Demo) -> pd.DataFrame:
     """One row per indexed file: source, evergreen or not, when indexed, age, chunks."""
-    rows = demo.store.index.db.execute(
-        "SELECT path, source, MIN(created_at), COUNT(*) FROM chunks GROUP BY path ORDER BY path"
-    ).fetchall()
-    return pd.DataFrame(
-        [
+    files: dict[str, list[IndexedChunk]] = {}
+    for chunk in demo.store.index.chunks():
+        files.setdefault(chunk.path, []).append(chunk)
+    rows = []
+    for path, chunks in sorted(files.items()):
+        created = min(c.created_at for c in chunks)
+        rows.append(
             {
                 "path": path,
-                "source": source,
-                "evergreen": is_evergreen(source),
+                "source": chunks[0].source,
+                "evergreen": is_evergreen(chunks[0].source),
                 "indexed at": format_iso(created),
                 "age (days)": round((demo.now - created) / DAY, 1),
-                "chunks": n,
+                "chunks": len(chunks),
             }
-            for path, source, created, n in rows
-        ]
-    )
+        )
+    return pd.DataFrame(rows)
 
 
 def chunk_table(demo: Demo) -> pd.DataFrame:
     """Every chunk: id, lines, size in bytes, whether the content-free filter drops it."""
-    rows = demo.store.index.db.execute(
-        "SELECT id, source, start_line, end_line, text FROM chunks ORDER BY path, start_line"
-    ).fetchall()
     return pd.DataFrame(
         [
             {
-                "chunk": cid,
-                "source": source,
-                "lines": f"{start}-{end}",
-                "bytes": len(text.encode("utf-8")),
-                "content-free": is_content_free(text, source),
-                "text": " ".join(text.split())[:70],
+                "chunk": c.id,
+                "source": c.source,
+                "lines": f"{c.start_line}-{c.end_line}",
+                "bytes": len(c.text.encode("utf-8")),
+                "content-free": is_content_free(c.text, c.source),
+                "text": " ".join(c.text.split())[:70],
             }
-            for cid, source, start, end, text in rows
+            for c in demo.store.index.chunks()
         ]
     )
 

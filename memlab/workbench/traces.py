@@ -18,11 +18,10 @@ import pandas as pd
 
 from memlab.config import SearchConfig
 from memlab.eval.prepare import Prepared
-from memlab.search.keywords import STOP_WORDS, extract_keywords, match_expression
+from memlab.search.keywords import extract_keywords, match_expression, token_outcomes
 from memlab.search.pipeline import SearchResult, search
 from memlab.search.scoring import candidate_limit
 from memlab.search.trace import TRACE_FIELDS
-from memlab.text import tokenize
 from memlab.workbench.demo import Demo
 from memlab.workbench.display import Panel, Plot, figure
 
@@ -52,23 +51,9 @@ def trace_frame(
 
 def keywords(query: str) -> pd.DataFrame:
     """Each token of the query and what keyword extraction does with it (SPEC §4.1)."""
-    kept = extract_keywords(query)
-    seen: set[str] = set()
-    rows = []
-    for token in tokenize(query):
-        if len(token.encode("utf-8")) < 2:
-            why = "dropped: shorter than 2 bytes"
-        elif token in STOP_WORDS:
-            why = "dropped: stop word"
-        elif all(ch.isnumeric() for ch in token):
-            why = "dropped: all digits"
-        elif token in seen:
-            why = "dropped: duplicate"
-        else:
-            why = "keyword"
-        seen.add(token)
-        rows.append({"token": token, "outcome": why})
-    rows.append({"token": "MATCH", "outcome": match_expression(kept) or "(no FTS query)"})
+    rows = [{"token": token, "outcome": why} for token, why in token_outcomes(query)]
+    match = match_expression(extract_keywords(query))
+    rows.append({"token": "MATCH", "outcome": match or "(no FTS query)"})
     return pd.DataFrame(rows)
 
 
