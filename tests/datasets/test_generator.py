@@ -1,4 +1,4 @@
-"""The shipped agent-memory dataset (format 2): byte-identical regeneration, shape, queries, times."""
+"""The shipped agent-memory dataset (format 2): regeneration, shape, queries and their times."""
 
 from __future__ import annotations
 
@@ -9,13 +9,18 @@ from pathlib import Path
 import pytest
 
 from memlab.datasets import load_dataset, validate_dataset
-from memlab.datasets.generator import CATEGORIES, DEFAULT_SEED, Generated, generate
-from memlab.datasets.generator import generate_agent_memory
+from memlab.datasets.generator import (
+    CATEGORIES,
+    DEFAULT_SEED,
+    Generated,
+    generate,
+    generate_agent_memory,
+)
 from memlab.datasets.generator.model import DAY
 from memlab.datasets.generator.world import END, WORKSPACES
-from memlab.datasets.timefmt import parse_iso
 from memlab.store.chunker import chunk_markdown
 from memlab.store.layout import FLUSH_SEPARATOR
+from memlab.timefmt import parse_iso
 
 SHIPPED = Path(__file__).resolve().parents[2] / "datasets" / "agent-memory"
 SESSION_NAME = re.compile(r"\d{4}-\d{2}-\d{2}-[a-z0-9-]+-[0-9a-f]{8}\.md")
@@ -100,7 +105,7 @@ def test_session_logs_grow_by_flushes_and_end_once(gen: Generated) -> None:
     assert grown >= len(sessions) // 2
     for ws in WORKSPACES:  # one developer: sessions of a workspace never overlap
         starts = sorted((ws_[0].at, ws_[-1].at) for p, ws_ in sessions.items() if ws.dir in p)
-        assert all(a[1] < b[0] for a, b in zip(starts, starts[1:]))
+        assert all(a[1] < b[0] for a, b in zip(starts, starts[1:], strict=False))
 
 
 def test_queries_categories_and_counts(gen: Generated) -> None:

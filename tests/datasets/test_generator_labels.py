@@ -15,13 +15,13 @@ from memlab.datasets.generator.checks import TextIndex, check_labels
 from memlab.datasets.generator.model import DAY, HOUR
 from memlab.datasets.generator.phrases import time_phrase
 from memlab.datasets.generator.world import WORKSPACES
-from memlab.datasets.timefmt import utc_seconds
 from memlab.dream.inputs import EXISTING_HEADER, SESSION_SEPARATOR, session_header
 from memlab.dream.offline import consolidate_text
 from memlab.errors import DatasetError
-from memlab.search.candidates_batch import jaccard, snippet_tokens
 from memlab.search.keywords import extract_keywords
 from memlab.store.chunker import chunk_markdown
+from memlab.text import jaccard, snippet_tokens
+from memlab.timefmt import utc_seconds
 
 
 @pytest.fixture(scope="module")

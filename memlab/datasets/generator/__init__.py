@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memlab.datasets.generator.build import CATEGORIES, Generated, build
+from memlab.datasets.generator.build import CATEGORIES, build
+from memlab.datasets.generator.model import Generated
 
 DEFAULT_SEED = 20260731
 

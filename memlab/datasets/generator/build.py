@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass, field
 
 from memlab.datasets.generator import (
     cat_abstention,
@@ -18,8 +17,8 @@ from memlab.datasets.generator.checks import check_labels
 from memlab.datasets.generator.context import Ctx
 from memlab.datasets.generator.filler import add_filler, order_entries
 from memlab.datasets.generator.memory_text import GLOBAL_INTRO, GLOBAL_TITLE, add_memory_text
-from memlab.datasets.generator.model import Fact, Query
-from memlab.datasets.generator.render import Write, memory_writes, session_writes
+from memlab.datasets.generator.model import Generated, Write
+from memlab.datasets.generator.render import memory_writes, session_writes
 from memlab.datasets.generator.timeline import build_memory_file, build_sessions, session_title
 from memlab.datasets.generator.values import Values
 from memlab.datasets.generator.world import END, WORKSPACES
@@ -39,27 +38,6 @@ CATEGORIES = {
 }
 NEAR_MISSES = 57
 RESERVED = 30  # (component, kind) pairs per workspace kept free for near-misses
-
-
-@dataclass
-class Generated:
-    seed: int
-    as_of: float
-    writes: list[Write] = field(default_factory=list)
-    facts: list[Fact] = field(default_factory=list)
-    queries: list[Query] = field(default_factory=list)
-
-    def final_texts(self) -> dict[str, str]:
-        """Root-relative path -> final content (every write applied, no Dream)."""
-        out: dict[str, str] = {}
-        for w in self.writes:
-            out[w.path] = out.get(w.path, "") + w.text
-        return out
-
-    def groups_of(self, path: str) -> list[str]:
-        """The groups whose index covers ``path`` (the global file: all)."""
-        top = path.split("/", 1)[0]
-        return [w.group for w in WORKSPACES if "/" not in path or w.dir == top]
 
 
 def _categories(ctx: Ctx) -> None:

@@ -20,14 +20,10 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
-from memlab.datasets.generator.model import Query
+from memlab.datasets.generator.model import Generated, Query
 from memlab.datasets.generator.world import END
 from memlab.errors import DatasetError
-
-if TYPE_CHECKING:
-    from memlab.datasets.generator.build import Generated
 
 _ASCII_WORD = re.compile(r"[A-Za-z0-9_]")
 

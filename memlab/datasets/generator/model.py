@@ -16,9 +16,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from memlab.datasets.generator.world import WORKSPACES
+from memlab.timefmt import DAY
+
 MINUTE = 60.0
-HOUR = 3600.0
-DAY = 86400.0
+HOUR = DAY / 24
 
 SESSION, MEMORY, GLOBAL = "session", "memory", "global"  # where a slot writes
 
@@ -139,3 +141,36 @@ class Query:
     @property
     def gap(self) -> float | None:
         return None if self.answer_at is None else self.as_of - self.answer_at
+
+
+@dataclass(frozen=True)
+class Write:
+    """One write of a file: ``text`` is what it adds to the file's content."""
+
+    path: str
+    group: str | None  # None: the global MEMORY.md
+    at: float
+    text: str
+    end: bool = False  # the session ends with this write
+    append: bool = False  # a user's append to MEMORY.md (composes with Dream's rewrites)
+
+
+@dataclass
+class Generated:
+    seed: int
+    as_of: float
+    writes: list[Write] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)
+    queries: list[Query] = field(default_factory=list)
+
+    def final_texts(self) -> dict[str, str]:
+        """Root-relative path -> final content (every write applied, no Dream)."""
+        out: dict[str, str] = {}
+        for w in self.writes:
+            out[w.path] = out.get(w.path, "") + w.text
+        return out
+
+    def groups_of(self, path: str) -> list[str]:
+        """The groups whose index covers ``path`` (the global file: all)."""
+        top = path.split("/", 1)[0]
+        return [w.group for w in WORKSPACES if "/" not in path or w.dir == top]

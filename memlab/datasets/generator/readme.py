@@ -3,15 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
 
-from memlab.datasets.generator.model import DAY
+from memlab.datasets.generator.model import DAY, Generated
 from memlab.datasets.generator.world import WORKSPACES
-from memlab.datasets.timefmt import format_iso
 from memlab.store.chunker import chunk_markdown
-
-if TYPE_CHECKING:
-    from memlab.datasets.generator.build import Generated
+from memlab.timefmt import format_iso
 
 CATEGORY_TEXT = {
     "fact": "a session note states a value (a port, a path, an owner, a fix with its stack "

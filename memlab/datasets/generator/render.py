@@ -1,7 +1,7 @@
 """Markdown of the memory files, write by write.
 
 A session log starts with its title and time, then each flush appends
-c0's separator (``FLUSH_SEPARATOR``, SPEC §1) and its sections. ``MEMORY.md``
+c0's flush separator (``flush_separator``, SPEC §1) and its sections. ``MEMORY.md``
 starts with the user's sections (the introduction is a section too, so
 Dream's rewrite — which files text before the first section under "General" —
 keeps the user's sections at their chunk positions); each append adds sections at the end (a
@@ -13,11 +13,9 @@ writes so far.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from memlab.datasets.generator.model import MemoryFile, Session
-from memlab.datasets.timefmt import format_iso
-from memlab.store.layout import FLUSH_SEPARATOR
+from memlab.datasets.generator.model import MemoryFile, Session, Write
+from memlab.store.layout import flush_separator
 
 Entry = tuple[str, tuple[str, ...]]  # (section, lines)
 
@@ -41,18 +39,6 @@ MEMORY_ORDER = (
     "Communication",
     "Machine",
 )
-
-
-@dataclass(frozen=True)
-class Write:
-    """One write of a file: ``text`` is what it adds to the file's content."""
-
-    path: str
-    group: str | None  # None: the global MEMORY.md
-    at: float
-    text: str
-    end: bool = False  # the session ends with this write
-    append: bool = False  # a user's append to MEMORY.md (composes with Dream's rewrites)
 
 
 def _is_bullet(lines: tuple[str, ...]) -> bool:
@@ -94,7 +80,7 @@ def session_writes(
     for i, (slot, slot_entries) in enumerate(zip(session.slots, entries, strict=True)):
         body = _text((head if i == 0 else []) + render_sections(slot_entries))
         if i:
-            body = FLUSH_SEPARATOR.format(time=format_iso(slot.at)[11:19]) + body
+            body = flush_separator(slot.at) + body
         writes.append(Write(path, session.group, slot.at, body, end=i == last))
     return writes
 

@@ -26,8 +26,8 @@ from memlab.datasets.generator.model import (
     Slot,
 )
 from memlab.datasets.generator.world import END, GLOBAL_CREATED, START, Workspace
-from memlab.datasets.timefmt import utc_date, utc_seconds
 from memlab.store.layout import MEMORY_FILE, SESSIONS_DIR, session_file_name
+from memlab.timefmt import utc_date, utc_seconds
 
 VACATION = (utc_seconds(2026, 4, 6), utc_seconds(2026, 4, 18))
 LAST_SESSION_DAY = END - 2 * DAY

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from memlab.datasets.timefmt import utc_seconds
+from memlab.timefmt import utc_seconds
 
 START = utc_seconds(2026, 1, 5)  # first session day (a Monday)
 END = utc_seconds(2026, 7, 31, 23)  # last query time; sessions stop before it

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from memlab.datasets.generator import readme
-from memlab.datasets.generator.build import Generated
+from memlab.datasets.generator.model import Generated
 from memlab.datasets.generator.world import WORKSPACES
 from memlab.datasets.model import MEMORY_DIR
 from memlab.datasets.writer import DatasetWriter
