@@ -17,7 +17,7 @@ from memlab.datasets.generator.checks import check_labels
 from memlab.datasets.generator.context import Ctx
 from memlab.datasets.generator.filler import add_filler, order_entries
 from memlab.datasets.generator.memory_text import GLOBAL_INTRO, GLOBAL_TITLE, add_memory_text
-from memlab.datasets.generator.model import Generated, Write
+from memlab.datasets.generator.model import Generated, MemoryFile, Write
 from memlab.datasets.generator.render import memory_writes, session_writes
 from memlab.datasets.generator.timeline import build_memory_file, build_sessions, session_title
 from memlab.datasets.generator.values import Values
@@ -92,7 +92,9 @@ def _number(gen: Generated) -> None:
 def build(seed: int) -> Generated:
     rng = random.Random(seed)
     sessions = {ws.group: build_sessions(rng, ws) for ws in WORKSPACES}
-    memory = {None: build_memory_file(rng, None, GLOBAL_TITLE, GLOBAL_INTRO)}
+    memory: dict[str | None, MemoryFile] = {
+        None: build_memory_file(rng, None, GLOBAL_TITLE, GLOBAL_INTRO)
+    }
     for ws in WORKSPACES:
         memory[ws.group] = build_memory_file(rng, ws, ws.title, ws.intro)
     ctx = Ctx(rng, Values(rng), sessions, memory)

@@ -14,6 +14,8 @@ Every version records only its new value, so each value sits in one line.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from memlab.datasets.generator.cat_kinds import KINDS
 from memlab.datasets.generator.context import Ctx, draw_gap, query_time, repeat
 from memlab.datasets.generator.kinds import Kind
@@ -36,7 +38,8 @@ def value_family(ctx: Ctx, kind: Kind, ws: Workspace, comp: str, n: int) -> list
     return out
 
 
-def _distinct_session(taken: list[Slot]) -> object:
+def _distinct_session(taken: list[Slot]) -> Callable[[Slot], bool]:
+    """A filter rejecting the slots of sessions already taken."""
     sessions = {id(s.session) for s in taken if s.session is not None}
     return lambda s: s.session is not None and id(s.session) in sessions
 
@@ -62,7 +65,7 @@ def _versions(ctx: Ctx, ws: Workspace, n: int, evergreen_first: bool) -> tuple[l
                 pool,
                 latest=nxt.at - 5 * DAY,
                 earliest=nxt.at - SPREAD,
-                avoid=avoid,  # type: ignore[arg-type]
+                avoid=avoid,
             )
             if slot is None:
                 break
@@ -117,19 +120,19 @@ def _update(ctx: Ctx, i: int) -> bool:
     return True
 
 
-def _others(ctx: Ctx, ws: Workspace, target: Slot, window: tuple[float, float], as_of: float):
+def _others(
+    ctx: Ctx, ws: Workspace, target: Slot, window: tuple[float, float], as_of: float
+) -> list[Slot]:
     """Two more change slots before the query, outside the window (with a 2-day margin)."""
     lo, hi = window[0] - 2 * DAY, window[1] + 2 * DAY
     chosen = [target]
+
+    def avoid(s: Slot) -> bool:
+        near = any(s.session is x.session or abs(s.at - x.at) < 5 * DAY for x in chosen)
+        return lo <= s.at <= hi or near
+
     for _ in range(2):
-        slot = ctx.pick_slot(
-            ctx.session_slots(ws.group),
-            latest=as_of - 1 * DAY,
-            avoid=lambda s, c=list(chosen): (
-                lo <= s.at <= hi
-                or any(s.session is x.session or abs(s.at - x.at) < 5 * DAY for x in c)
-            ),
-        )
+        slot = ctx.pick_slot(ctx.session_slots(ws.group), latest=as_of - 1 * DAY, avoid=avoid)
         if slot is not None:
             chosen.append(slot)
     return sorted(chosen, key=lambda s: s.at)

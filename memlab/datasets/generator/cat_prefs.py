@@ -78,8 +78,8 @@ def add_preferences(ctx: Ctx, crowded: int, appended: int) -> None:
         rng.shuffle(own)
         for k, row in enumerate(own):
             later = k < appended
-            tags = ("workspace", "appended") if later else ("workspace",)
-            _pref_query(ctx, "preference", row, ws.group, ws.group, tags, appended=later)
+            own_tags = ("workspace", "appended") if later else ("workspace", "documented")
+            _pref_query(ctx, "preference", row, ws.group, ws.group, own_tags, appended=later)
 
 
 def _crowd_topic(ctx: Ctx, query: Query, topic: str) -> None:
