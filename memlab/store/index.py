@@ -45,6 +45,21 @@ class FileOutcome:
     reason: str = ""
 
 
+@dataclass(frozen=True)
+class IndexedChunk:
+    """One chunk row as the index holds it (what evaluation resolves judgements on)."""
+
+    chunk_id: str
+    path: str
+    start_line: int
+    end_line: int
+    text: str
+    source: str
+    created_at: float
+    access_count: int
+    hash: str
+
+
 @dataclass
 class IndexStats:
     chunks: int
@@ -278,6 +293,20 @@ class MemoryIndex:
             r[0]: (int(r[1]), int(r[2]))
             for r in self.db.execute("SELECT path, size, mtime_ns FROM files")
         }
+
+    def chunks(self, paths: Iterable[str] | None = None) -> list[IndexedChunk]:
+        """Every chunk (or the chunks of ``paths``), by path then rowid."""
+        sql = (
+            "SELECT id, path, start_line, end_line, text, source, created_at, access_count, "
+            "hash FROM chunks"
+        )
+        if paths is None:
+            rows = self.db.execute(sql + " ORDER BY path, rowid").fetchall()
+        else:
+            rows = []
+            for rel in sorted(set(paths)):
+                rows += self.db.execute(sql + " WHERE path = ? ORDER BY rowid", (rel,)).fetchall()
+        return [IndexedChunk(*r) for r in rows]
 
     def indexed_paths(self) -> set[str]:
         return {r[0] for r in self.db.execute("SELECT DISTINCT path FROM chunks")}
