@@ -5,14 +5,19 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from memlab.config import SearchConfig, profile, with_overrides
+from memlab.config import TOKENIZERS, DreamConfig, SearchConfig, profile, with_overrides
 from memlab.errors import ConfigError
 from memlab.eval.measures import DEFAULT_MEASURES
 from memlab.eval.runs import DEFAULT_RUNS
+
+if TYPE_CHECKING:
+    from memlab.eval.prepare import Prepared
+
+DREAM_KEY = "dream."  # --set dream.min_hours=24: the Dream settings of the replay
 
 
 def register(sub: Any) -> None:
@@ -53,6 +58,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--embedder", help="embedding provider (default: the dataset's shipped vectors)")
     p.add_argument("--level", help="judgement level (e.g. session or turn)")
+    add_memory_options(p)
     p.add_argument(
         "--unit",
         choices=["chunk", "file"],
@@ -68,9 +74,32 @@ def _common(p: argparse.ArgumentParser) -> None:
         help="leave out queries with this tag (e.g. no-user-evidence for LongMemEval)",
     )
     p.add_argument("--out", help="write aggregated.csv, perquery.csv, manifest.json, runs/")
-    p.add_argument("--work", help="where indexes are built (default ~/.cache/memlab/indexes)")
+    p.add_argument(
+        "--work", help="where replays are built and cached (default ~/.cache/memlab/replays)"
+    )
     p.add_argument("--json", action="store_true", help="print the aggregated table as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
+
+
+def add_memory_options(p: argparse.ArgumentParser) -> None:
+    """Index options and Dream on the timeline (defaults: the dataset's manifest)."""
+    p.add_argument(
+        "--tokenizer",
+        choices=TOKENIZERS,
+        help="FTS5 tokenizer of the replayed index (default: the dataset's, else unicode61)",
+    )
+    p.add_argument(
+        "--chunk-bytes", type=int, metavar="N", help="chunk size in UTF-8 bytes (default 1600)"
+    )
+    p.add_argument(
+        "--chunk-overlap", type=int, metavar="N", help="chunk overlap in characters (default 320)"
+    )
+    p.add_argument(
+        "--dream",
+        choices=["on", "off"],
+        help="run Dream at every session end of the replay (default: the dataset's "
+        "timeline.dream); gates from --profile and --set dream.KEY=VALUE",
+    )
 
 
 def parse_value(text: str) -> Any:
@@ -79,7 +108,43 @@ def parse_value(text: str) -> Any:
 
 
 def base_config(args: argparse.Namespace) -> SearchConfig:
+    overrides = {k: v for k, v in _overrides(args).items() if not k.startswith(DREAM_KEY)}
     cfg = profile(args.profile).search
+    return with_overrides(cfg, overrides) if overrides else cfg
+
+
+def dream_config(args: argparse.Namespace) -> DreamConfig:
+    """The profile's Dream settings with the ``dream.*`` overrides."""
+    overrides = {
+        k[len(DREAM_KEY) :]: v for k, v in _overrides(args).items() if k.startswith(DREAM_KEY)
+    }
+    cfg = profile(args.profile).dream
+    return with_overrides(cfg, overrides) if overrides else cfg
+
+
+def prepared_from(args: argparse.Namespace) -> Prepared:
+    """The dataset prepared as the command line says (memory options, embedder, level)."""
+    from memlab.datasets import load_dataset
+    from memlab.eval.prepare import prepare_dataset
+
+    ds = load_dataset(args.dataset, args.level)
+    if getattr(args, "exclude_tag", None):
+        ds = ds.select(exclude_tags=args.exclude_tag)
+    return prepare_dataset(
+        ds,
+        embedder=args.embedder,
+        tokenizer=args.tokenizer,
+        chunk_bytes=args.chunk_bytes,
+        chunk_overlap=args.chunk_overlap,
+        dream=None if args.dream is None else args.dream == "on",
+        dream_config=dream_config(args),
+        work_dir=args.work,
+        progress=not args.quiet,
+    )
+
+
+def _overrides(args: argparse.Namespace) -> dict[str, Any]:
+    """``--config`` file then ``--set`` items, as dotted paths."""
     overrides: dict[str, Any] = {}
     if args.config:
         path = Path(args.config)
@@ -94,7 +159,7 @@ def base_config(args: argparse.Namespace) -> SearchConfig:
         if not sep:
             raise ConfigError(f"--set expects KEY=VALUE, got '{item}'")
         overrides[key.strip()] = parse_value(value)
-    return with_overrides(cfg, overrides) if overrides else cfg
+    return overrides
 
 
 def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
@@ -113,17 +178,13 @@ def _run(args: argparse.Namespace, runs: list[str] | dict[str, SearchConfig]) ->
 
     measures = [m.strip() for m in args.measures.split(",") if m.strip()]
     exp = run_experiment(
-        args.dataset,
+        prepared_from(args),
         runs,
         base=base_config(args),
-        embedder=args.embedder,
         measures=measures,
         unit=args.unit,
-        level=args.level,
         test=getattr(args, "test", "t"),
         out=args.out,
-        work_dir=args.work,
-        progress=not args.quiet,
     )
     if args.json:
         print(json.dumps(exp.aggregated.to_dict(orient="records"), indent=2))

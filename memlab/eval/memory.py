@@ -11,7 +11,7 @@ c0's defaults.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from memlab.config import ChunkingConfig, DreamConfig, IndexConfig, to_dict
@@ -22,7 +22,7 @@ from memlab.datasets import Dataset
 class Memory:
     """Index options plus Dream on the timeline (``dream`` None = off)."""
 
-    index: IndexConfig = IndexConfig()
+    index: IndexConfig = field(default_factory=IndexConfig)
     dream: DreamConfig | None = None
 
     def to_dict(self) -> dict[str, Any]:

@@ -24,7 +24,7 @@ import logging
 import os
 import pickle
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -138,7 +138,9 @@ class Prepared:
         return self.judged().versions
 
     @contextmanager
-    def store_at(self, group: str, at: float, memory: Memory | None = None) -> Iterator[MemoryStore]:
+    def store_at(
+        self, group: str, at: float, memory: Memory | None = None
+    ) -> Iterator[MemoryStore]:
         """The group's memory as it stands at ``at``, replayed separately (read-only use)."""
         work = Path(tempfile.mkdtemp(prefix="at-", dir=_ensure(self.work_dir)))
         g = self.dataset.groups[group]
@@ -180,14 +182,18 @@ class Prepared:
             os.replace(tmp, path)
         return product
 
-    def _bar(self, gid: str) -> object | None:
+    def _bar(self, gid: str) -> Callable[[], None] | None:
         n = len(self.dataset.queries_in(gid))
         if not self.progress or n < 50:
             return None
         from tqdm.auto import tqdm
 
         bar = tqdm(total=n, desc=f"replaying {gid}", leave=False)
-        return lambda: bar.update(1)
+
+        def tick() -> None:
+            bar.update(1)
+
+        return tick
 
     def _warm_query_vectors(self) -> None:
         """Embed all query texts in one call so per-query lookups hit the cache."""

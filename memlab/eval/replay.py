@@ -87,7 +87,9 @@ class GroupReplay:
             embedder=embedder,
             scan=False,
         )
-        self.embedder = embedder if embedder is not None and vectors.usable(self.store.index) else None
+        self.embedder = (
+            embedder if embedder is not None and vectors.usable(self.store.index) else None
+        )
         self.layout = self.store.layout
         self.by_path: dict[str, list[IndexedChunk]] = {}
         self.touched: set[str] = set()

@@ -103,6 +103,7 @@ class Timeline:
     vectors: bool
     batch: CandidateBatch
     judgements: dict[str, QueryJudgement]
+    candidates: dict[str, QueryCandidates] = field(default_factory=dict, repr=False)
     dreams: list[DreamRecord] = field(default_factory=list)
     missing_vectors: int = 0
     versions: dict[str, str | None] = field(default_factory=dict)
@@ -127,6 +128,7 @@ class Timeline:
             vectors,
             batch,
             {q.query_id: judgements[q.query_id] for q in dataset.queries},
+            candidates,
             [d for p in products.values() for d in p.dreams],
             sum(p.missing_vectors for p in products.values()),
             next((p.versions for p in products.values()), {}),

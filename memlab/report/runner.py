@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -50,6 +50,9 @@ class ReportOptions:
     write_baseline: Path | None = None
     notebook_dir: Path | None = None
     html: bool = True
+    # index options and Dream on the timeline (--tokenizer, --chunk-bytes, --chunk-overlap,
+    # --dream): set in every selected notebook that declares the parameter
+    memory: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,12 @@ def plan(options: ReportOptions) -> list[Job]:
     if datasets and not any(nb.takes_dataset for nb in notebooks):
         names = ", ".join(nb.name for nb in notebooks)
         raise ReportError(f"--datasets given, but no selected notebook takes a dataset ({names})")
+    memory = {k: v for k, v in options.memory.items() if v is not None}
+    if memory and not any(k in nb.parameters for nb in notebooks for k in memory):
+        names = ", ".join(nb.name for nb in notebooks)
+        raise ReportError(
+            f"index or Dream options given, but no selected notebook takes them ({names})"
+        )
     base = baseline_path(options)
     jobs = []
     for nb in notebooks:
@@ -122,6 +131,7 @@ def plan(options: ReportOptions) -> list[Job]:
             folder = nb.name if ds is None else f"{nb.name}-{ds.name}"
             out_dir = (options.out / folder).resolve()
             params = dict(bound[nb.name])
+            params.update({k: v for k, v in memory.items() if k in nb.parameters})
             if ds is not None:
                 params["dataset"] = str(ds)
             if "out_dir" in nb.parameters:
