@@ -10,8 +10,9 @@ from memlab.config import DreamConfig, SearchConfig
 from memlab.datasets import DatasetWriter, load_dataset
 from memlab.dream.lock import pid_alive
 from memlab.embeddings.hashing import HashEmbedder
-from memlab.eval.memory import memory_for
+from memlab.eval.memory import Memory, memory_for
 from memlab.eval.prepare import Prepared, prepare
+from memlab.eval.reachability import reachability, relevant_chunks
 from memlab.eval.replay import REPLAY_PID
 from memlab.search.pipeline import search
 from memlab.search.ranking import rank_batch
@@ -54,7 +55,7 @@ def dreamy(tmp_path_factory: pytest.TempPathFactory) -> Prepared:
     return prepare(load_dataset(path), work_dir=tmp_path_factory.mktemp("w"))
 
 
-def statuses(prepared: Prepared, memory=None) -> list[tuple[int, str]]:  # type: ignore[no-untyped-def]
+def statuses(prepared: Prepared, memory: Memory | None = None) -> list[tuple[int, str]]:
     timeline = prepared.timeline(18, memory=memory)
     return [(round((d.at - T0) / DAY), d.status) for d in timeline.dreams]
 
@@ -144,3 +145,17 @@ def test_ranking_with_dream_equals_search_at_each_time(tmp_path: Path) -> None:
                     live = search(store, q.text, cfg, q.as_of, record_access=False, sync=False)
                 ours = [(str(batch.chunk_id[r]), float(ranked.display[r])) for r in ranked.hits(i)]
                 assert ours == [(h.chunk_id, h.score) for h in live.hits], (memory, q.query_id)
+
+
+def test_reachability_follows_decay_and_the_memory_source(dreamy: Prepared) -> None:
+    fast = SearchConfig(half_life_days=1.0, min_score=0.35)
+    table = reachability(dreamy, fast).set_index("query_id")
+    assert table.loc["q-kafka-day", "reachable"]  # asked an hour after it was written
+    kafka = table.loc["q-kafka"]  # day 9: in MEMORY.md since day 4, source "dream"
+    assert kafka["source"] == "dream" and not kafka["reachable"]
+    assert kafka["answer_age_days"] == pytest.approx(5.0)
+    assert kafka["decay"] == pytest.approx(0.5**5)
+    fixed = dreamy.timeline(18, memory=dreamy.memory.with_dream(memory_source="workspace"))
+    assert reachability(fixed, fast).set_index("query_id").loc["q-kafka", "reachable"]
+    rows = relevant_chunks(dreamy)
+    assert set(rows["query_id"]) == {q.query_id for q in dreamy.dataset.queries}

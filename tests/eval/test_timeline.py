@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from memlab.config import SearchConfig
 from memlab.datasets import DatasetWriter, load_dataset
 from memlab.embeddings.hashing import HashEmbedder
+from memlab.eval.experiment import run_experiment
 from memlab.eval.prepare import Prepared, prepare
 from memlab.search.pipeline import search
 from memlab.search.ranking import rank_batch
+from memlab.sweep import Sweep
 from tests.datasets.v2fixture import DAY, LOG_A1, LOG_A2, T0, write_timeline_mini
 
 OPEN = SearchConfig(min_score=0.0, max_results=20, half_life_days=None)  # nothing filtered
@@ -123,3 +126,21 @@ def test_the_replay_is_cached_and_never_touches_the_dataset(tmp_path: Path, mini
     assert again.batch(60).query_ids == mini.batch(60).query_ids
     assert list(mini.work_dir.glob("*.pkl"))
     assert {p: p.read_bytes() for p in mini.dataset.path.rglob("*") if p.is_file()} == files
+
+
+def test_nugget_measures_score_the_queries_judged_with_nuggets(mini: Prepared) -> None:
+    measures = ["nDCG@10", "alpha-nDCG@10", "NR@10", "NRAll@10"]
+    exp = run_experiment(mini, {"open": OPEN}, measures=measures)
+    pq = exp.perquery.set_index(["query_id", "measure"])["value"]
+    for m in measures[1:]:
+        assert list(exp.perquery[exp.perquery["measure"] == m]["query_id"]) == ["q-stack"]
+        assert pq[("q-stack", m)] == 1.0  # the one log chunk holds both nuggets, ranked first
+    agg = exp.aggregated.set_index(["run", "measure"])
+    assert agg.loc[("open", "NR@10"), "n"] == 1 and agg.loc[("open", "NumQ"), "n"] > 1
+    sweep = Sweep(mini, measures=measures)
+    values = sweep.per_query(OPEN)
+    q = sweep.query_ids.index("q-stack")
+    assert all(values[m][q] == pq[("q-stack", m)] for m in measures)
+    assert all(
+        np.isnan(values[m][i]) for m in measures[1:] for i in range(len(values[m])) if i != q
+    )
