@@ -4,20 +4,25 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
-from memlab.config import TOKENIZERS, DreamConfig, SearchConfig, profile, with_overrides
-from memlab.errors import ConfigError
+from memlab.cli.options import add_config_args, parse_assignments, read_config_file, resolve_config
+from memlab.config import (
+    DEFAULT_PROFILE,
+    TOKENIZERS,
+    DreamConfig,
+    SearchConfig,
+    flatten,
+    profile,
+    with_overrides,
+)
 from memlab.eval.measures import DEFAULT_MEASURES
 from memlab.eval.runs import DEFAULT_RUNS
 
 if TYPE_CHECKING:
     from memlab.eval.prepare import Prepared
 
-DREAM_KEY = "dream."  # --set dream.min_hours=24: the Dream settings of the replay
+DREAM = "dream."  # --set dream.min_hours=24: the Dream settings of the replay
 
 
 def register(sub: Any) -> None:
@@ -46,16 +51,8 @@ def register(sub: Any) -> None:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("dataset", help="dataset folder (see `memlab dataset validate`)")
-    p.add_argument("--profile", default="grok-c0", help="base configuration profile")
-    p.add_argument("--config", help="YAML/JSON file of search configuration overrides")
-    p.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="one override, dotted path (e.g. half_life_days=30, mmr.lambda=0.5)",
-    )
+    p.add_argument("dataset", help="dataset folder or a shipped dataset's name (agent-memory)")
+    add_config_args(p, "search", "half_life_days=30, mmr.lambda=0.5")
     p.add_argument("--embedder", help="embedding provider (default: the dataset's shipped vectors)")
     p.add_argument("--level", help="judgement level (e.g. session or turn)")
     add_memory_options(p)
@@ -102,36 +99,42 @@ def add_memory_options(p: argparse.ArgumentParser) -> None:
     )
 
 
-def parse_value(text: str) -> Any:
-    """``--set`` values are YAML scalars: 30, 0.5, true, null, grok."""
-    return yaml.safe_load(text)
-
-
 def base_config(args: argparse.Namespace) -> SearchConfig:
-    overrides = {k: v for k, v in _overrides(args).items() if not k.startswith(DREAM_KEY)}
-    cfg = profile(args.profile).search
-    return with_overrides(cfg, overrides) if overrides else cfg
+    """The search configuration: profile, ``--config``, ``--set`` (``cli.options``);
+    ``dream.*`` settings go to ``dream_config``."""
+    search_only = [s for s in getattr(args, "set", []) or [] if not s.strip().startswith(DREAM)]
+    return resolve_config(argparse.Namespace(**{**vars(args), "set": search_only}), "search")[
+        0
+    ].search
 
 
 def dream_config(args: argparse.Namespace) -> DreamConfig:
-    """The profile's Dream settings with the ``dream.*`` overrides."""
-    overrides = {
-        k[len(DREAM_KEY) :]: v for k, v in _overrides(args).items() if k.startswith(DREAM_KEY)
-    }
-    cfg = profile(args.profile).dream
+    """The Dream settings of the replay: the profile's, the ``--config`` file's ``dream``
+    section, then ``--set dream.KEY=VALUE``."""
+    data = read_config_file(getattr(args, "config", None), "search")
+    name = getattr(args, "profile", None) or data.get("profile") or DEFAULT_PROFILE
+    overrides = dict(flatten(data.get("dream") or {}))
+    sets = parse_assignments(getattr(args, "set", []) or [])
+    overrides.update({k.removeprefix(DREAM): v for k, v in sets.items() if k.startswith(DREAM)})
+    cfg = profile(str(name)).dream
     return with_overrides(cfg, overrides) if overrides else cfg
 
 
-def prepared_from(args: argparse.Namespace) -> Prepared:
-    """The dataset prepared as the command line says (memory options, embedder, level)."""
+def selected_dataset(args: argparse.Namespace) -> Any:
+    """The dataset named on the command line, at ``--level``, without ``--exclude-tag``."""
     from memlab.datasets import load_dataset
-    from memlab.eval.prepare import prepare_dataset
 
     ds = load_dataset(args.dataset, args.level)
-    if getattr(args, "exclude_tag", None):
-        ds = ds.select(exclude_tags=args.exclude_tag)
+    tags = getattr(args, "exclude_tag", None)
+    return ds.select(exclude_tags=set(tags)) if tags else ds
+
+
+def prepared_from(args: argparse.Namespace) -> Prepared:
+    """The dataset prepared as the command line says (index options, Dream, embedder)."""
+    from memlab.eval.prepare import prepare_dataset
+
     return prepare_dataset(
-        ds,
+        selected_dataset(args),
         embedder=args.embedder,
         tokenizer=args.tokenizer,
         chunk_bytes=args.chunk_bytes,
@@ -141,36 +144,6 @@ def prepared_from(args: argparse.Namespace) -> Prepared:
         work_dir=args.work,
         progress=not args.quiet,
     )
-
-
-def _overrides(args: argparse.Namespace) -> dict[str, Any]:
-    """``--config`` file then ``--set`` items, as dotted paths."""
-    overrides: dict[str, Any] = {}
-    if args.config:
-        path = Path(args.config)
-        if not path.is_file():
-            raise ConfigError(f"config file {path} not found")
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        if not isinstance(data, dict):
-            raise ConfigError(f"{path}: expected a mapping of configuration keys")
-        overrides.update(_flatten(data))
-    for item in args.set:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise ConfigError(f"--set expects KEY=VALUE, got '{item}'")
-        overrides[key.strip()] = parse_value(value)
-    return overrides
-
-
-def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in data.items():
-        path = f"{prefix}{key}"
-        if isinstance(value, dict) and key != "source_weights":
-            out.update(_flatten(value, path + "."))
-        else:
-            out[path] = value
-    return out
 
 
 def _run(args: argparse.Namespace, runs: list[str] | dict[str, SearchConfig]) -> int:

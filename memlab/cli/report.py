@@ -70,6 +70,7 @@ def in_ci() -> bool:
 
 def cmd_report(args: argparse.Namespace) -> int:
     from memlab.report.runner import ReportOptions, run_report
+    from memlab.report.summary import summary_text
 
     if args.list:
         return list_notebooks()
@@ -93,7 +94,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         },
     )
     result = run_report(options, echo=lambda line: print(line, file=sys.stderr, flush=True))
-    print(result.summary())
+    print(summary_text(result))
     return result.exit_code
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from memlab.cli.evaluate import add_memory_options, base_config, prepared_from
+from memlab.cli.options import add_config_args
 from memlab.sweep.metrics import SWEEP_MEASURES
 
 EXAMPLE = """\
@@ -52,11 +53,7 @@ def register(sub: Any) -> None:
         "--no-stratify", action="store_true", help="do not stratify the split by category"
     )
     p.add_argument("--top", type=int, default=5, help="how many best configurations to show")
-    p.add_argument("--profile", default="grok-c0", help="base configuration profile")
-    p.add_argument("--config", help="YAML/JSON file of base configuration overrides")
-    p.add_argument(
-        "--set", action="append", default=[], metavar="KEY=VALUE", help="one base override"
-    )
+    add_config_args(p, "search", "min_score=0.2 (the base every point starts from)")
     p.add_argument("--level", help="judgement level (e.g. session or turn)")
     add_memory_options(p)
     p.add_argument(

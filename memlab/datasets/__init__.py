@@ -111,7 +111,8 @@ Writing: ``DatasetWriter`` (importers write format 1; ``format_version=2`` adds
 ``add_event``, ``add_fact``, ``judge(..., nugget=N)``, group roots and the
 manifest's ``index`` / ``timeline``, and validates on ``finish()``).
 
-Entry points: ``load_dataset``, ``validate_dataset``, ``resolve_qrels`` (targets →
+Entry points: ``load_dataset`` (a folder or a shipped dataset's name, ``resolve_dataset``),
+``validate_dataset``, ``resolve_qrels`` (targets →
 chunks; ``qrels_by_file`` / ``run_by_file`` for file-level metrics), ``chunk_group``,
 the TREC I/O functions, ``import_dataset`` (kinds in
 ``IMPORTERS``) and ``generate_agent_memory`` (the shipped dataset).
@@ -122,6 +123,7 @@ from __future__ import annotations
 from memlab.datasets.generator import generate_agent_memory
 from memlab.datasets.importers import IMPORTERS, ImportOptions, ImportResult, import_dataset
 from memlab.datasets.loader import load_dataset, validate_dataset
+from memlab.datasets.locate import known_datasets, resolve_dataset
 from memlab.datasets.model import DEFAULT_GROUP, Dataset, Event, FactText, MemoryGroup, Query
 from memlab.datasets.problems import Problem, ValidationReport
 from memlab.datasets.resolve import (
@@ -160,11 +162,13 @@ __all__ = [
     "fact_marker",
     "generate_agent_memory",
     "import_dataset",
+    "known_datasets",
     "load_dataset",
     "parse_target",
     "qrels_by_file",
     "read_qrels",
     "read_run",
+    "resolve_dataset",
     "resolve_qrels",
     "resolve_stale_targets",
     "resolve_targets",

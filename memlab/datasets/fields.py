@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from memlab.datasets.problems import ValidationReport
-from memlab.datasets.timefmt import parse_iso
 from memlab.errors import did_you_mean
+from memlab.timefmt import parse_iso
 
 ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]*")  # query, group and level ids
 

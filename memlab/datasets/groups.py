@@ -20,12 +20,13 @@ from memlab.datasets.model import (
     VERSIONS_DIR,
     Event,
     FactText,
+    simulate_versions,
 )
 from memlab.datasets.problems import Severity, ValidationReport
 from memlab.datasets.reader import RawDataset
 from memlab.datasets.scan import ScannedFile, count_lines, in_scope, scan_memory, workspace_dirs
 from memlab.datasets.targets import check_path
-from memlab.datasets.timefmt import format_iso
+from memlab.timefmt import format_iso
 
 
 @dataclass
@@ -51,8 +52,6 @@ class GroupInfo:
     def versions(self) -> dict[str, list[tuple[float, str]]]:
         """(time, text) of every version of every path over the timeline (no Dream)."""
         if self._versions is None:
-            from memlab.datasets.timeline import simulate_versions
-
             self._versions = simulate_versions(self.events)
         return self._versions
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from memlab.datasets.checks import Levels, NuggetLevels, check_qrels, check_queries
 from memlab.datasets.facts import check_facts, check_markers
 from memlab.datasets.groups import GroupInfo, check_files, load_groups
+from memlab.datasets.locate import resolve_dataset
 from memlab.datasets.model import MANIFEST, Dataset, MemoryGroup, Query
 from memlab.datasets.options import check_options
 from memlab.datasets.problems import ValidationReport
@@ -109,12 +110,13 @@ def validate_dataset(path: str | Path) -> ValidationReport:
 
 
 def load_dataset(path: str | Path, level: str | None = None) -> Dataset:
-    """Load a dataset; ``DatasetError`` lists every error if it is broken.
+    """Load a dataset (a folder, or a shipped dataset's name such as ``"agent-memory"``);
+    ``DatasetError`` lists every error if it is broken.
 
     ``level`` picks the judgement level (default: the first the manifest lists).
     Warnings (e.g. unjudged queries) do not stop loading; see ``validate_dataset``.
     """
-    dataset, report = _inspect(Path(path).resolve())
+    dataset, report = _inspect(resolve_dataset(path))
     report.raise_if_errors()
     if dataset is None:  # only possible with errors, which raised above
         raise DatasetError(f"dataset {path} could not be loaded")

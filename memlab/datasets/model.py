@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -60,6 +60,20 @@ class Event:
             return b""
         data = self.source.read_bytes()
         return data if self.nbytes is None else data[: self.nbytes]
+
+
+def simulate_versions(events: Iterable[Event]) -> dict[str, list[tuple[float, str]]]:
+    """Every text each path has over the timeline (no Dream), with the time it appears."""
+    current: dict[str, bytes] = {}
+    versions: dict[str, list[tuple[float, str]]] = {}
+    for e in events:
+        if e.action == "delete":
+            current.pop(e.path, None)
+            continue
+        data = e.data()
+        current[e.path] = current.get(e.path, b"") + data if e.action == "append" else data
+        versions.setdefault(e.path, []).append((e.at, current[e.path].decode("utf-8", "replace")))
+    return versions
 
 
 @dataclass(frozen=True)

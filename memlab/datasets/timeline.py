@@ -12,7 +12,6 @@ version each path ever has, used to check fact texts and line spans.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
 from memlab.datasets.fields import Record
@@ -215,17 +214,3 @@ def mark_session_ends(events: list[Event]) -> tuple[Event, ...]:
         Event(e.at, e.path, e.action, e.source, e.nbytes, True, e.line) if i in marked else e
         for i, e in enumerate(events)
     )
-
-
-def simulate_versions(events: Iterable[Event]) -> dict[str, list[tuple[float, str]]]:
-    """Every text each path has over the timeline (no Dream), with the time it appears."""
-    current: dict[str, bytes] = {}
-    versions: dict[str, list[tuple[float, str]]] = {}
-    for e in events:
-        if e.action == "delete":
-            current.pop(e.path, None)
-            continue
-        data = e.data()
-        current[e.path] = current.get(e.path, b"") + data if e.action == "append" else data
-        versions.setdefault(e.path, []).append((e.at, current[e.path].decode("utf-8", "replace")))
-    return versions

@@ -39,9 +39,9 @@ from memlab.datasets.model import (
 from memlab.datasets.options import index_problems, timeline_problems
 from memlab.datasets.scan import compute_digest
 from memlab.datasets.targets import FACT_ID_RE, check_path, parse_target
-from memlab.datasets.timefmt import format_iso
 from memlab.datasets.trec import write_qrels
 from memlab.errors import DatasetError, unknown_name
+from memlab.timefmt import format_iso
 
 
 class DatasetWriter:

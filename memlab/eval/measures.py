@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from memlab.errors import ConfigError, unknown_name
-from memlab.search.candidates_batch import jaccard, snippet_tokens
+from memlab.text import jaccard, snippet_tokens
 
 NUGGET_MEASURES = ("alpha-nDCG@10", "NR@10", "NRAll@10")
 DEFAULT_MEASURES = (

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from memlab.search.candidates_batch import BoolArray, FloatArray, IntArray
+from memlab.arrays import BoolArray, FloatArray, IntArray
 
 DEFAULT_ALPHA = 0.5
 NUGGET_FAMILIES = ("alpha-nDCG", "NR", "NRAll")

@@ -24,8 +24,8 @@ from memlab.config import MmrConfig, SearchConfig
 from memlab.errors import ConfigError, unknown_name
 from memlab.eval.memory import Memory
 from memlab.search.candidates_batch import CandidateBatch
-from memlab.search.ranking import rank_batch
-from memlab.search.scoring import get_strategy
+from memlab.search.ranking import RankedBatch, rank_batch
+from memlab.search.scoring import candidate_limit
 
 RANKERS: dict[str, Callable[[SearchConfig], SearchConfig]] = {
     "fts": lambda c: replace(c, vectors=False),
@@ -64,8 +64,7 @@ def needed_limit(
 ) -> int:
     """The widest candidate limit any configuration needs."""
     values = configs.values() if isinstance(configs, Mapping) else configs
-    found = [as_run(c).config for c in values]
-    return max(get_strategy(c.strategy).candidate_limit(c) for c in found)
+    return max(candidate_limit(as_run(c).config) for c in values)
 
 
 @dataclass
@@ -85,7 +84,12 @@ def run_config(
     name: str, batch: CandidateBatch, config: SearchConfig, now: float | np.ndarray
 ) -> RunResult:
     """Rank every query of ``batch`` under ``config`` (the same core as live search)."""
-    ranked = rank_batch(batch, config, now)
+    return run_of(name, rank_batch(batch, config, now))
+
+
+def run_of(name: str, ranked: RankedBatch) -> RunResult:
+    """The returned hits of every query of a ranked batch, as a run."""
+    batch, config = ranked.batch, ranked.config
     result = RunResult(name, config, {}, {}, {}, {})
     for q, qid in enumerate(batch.query_ids):
         rows = ranked.hits(q)

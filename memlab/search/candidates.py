@@ -10,7 +10,9 @@
 
 Every failure on the way (an FTS or vector SQL error, a failed embedding,
 sqlite-vec missing) makes the result *degraded* with a reason; the search goes
-on with what is left. c0 swallows SQL errors silently; memlab reports them.
+on with what is left. Each query fails on its own, as in c0: a failed
+supplement keeps the main FTS list, a failed main query keeps the supplement's
+rows. c0 swallows SQL errors silently; memlab reports them.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from memlab.embeddings.base import EmbeddingProvider, checked_embed
 from memlab.errors import EmbeddingError
 from memlab.search.candidates_batch import CandidateRow, QueryCandidates
 from memlab.search.keywords import extract_keywords, match_expression
+from memlab.sources import EVERGREEN_SOURCES
 from memlab.store import vectors
 from memlab.store.index import MemoryIndex
 
@@ -32,7 +35,7 @@ _FTS_SQL = (
 )
 _SUPPLEMENT_SQL = (
     "SELECT f.rowid, f.rank FROM chunks_fts AS f JOIN chunks AS c ON c.rowid = f.rowid "
-    "WHERE chunks_fts MATCH ? AND c.source IN ('global', 'workspace') "
+    f"WHERE chunks_fts MATCH ? AND c.source IN ({', '.join('?' * len(EVERGREEN_SOURCES))}) "
     "ORDER BY f.rank, f.rowid LIMIT ?"
 )
 _FEATURES_SQL = (
@@ -66,17 +69,14 @@ def gather(
     fts: dict[int, dict[str, Any]] = {}
     match = match_expression(extract_keywords(query))
     if match is not None:
-        try:
-            for pos, (rowid, rank) in enumerate(index.db.execute(_FTS_SQL, (match, limit))):
-                fts[rowid] = {"fts_rank": float(rank), "fts_pos": pos}
-            if supplement:
-                for pos, (rowid, rank) in enumerate(
-                    index.db.execute(_SUPPLEMENT_SQL, (match, limit))
-                ):
-                    fts.setdefault(rowid, {"fts_rank": float(rank)})["supp_pos"] = pos
-        except index.connection.Error as exc:
-            _degrade(result, f"FTS query failed ({exc}); no text candidates")
-            fts = {}
+        main = _fts_rows(index, _FTS_SQL, (match, limit), result, "FTS query")
+        for pos, (rowid, rank) in enumerate(main):
+            fts[rowid] = {"fts_rank": float(rank), "fts_pos": pos}
+        if supplement:
+            params = (match, *EVERGREEN_SOURCES, limit)
+            extra = _fts_rows(index, _SUPPLEMENT_SQL, params, result, "evergreen supplement query")
+            for pos, (rowid, rank) in enumerate(extra):
+                fts.setdefault(rowid, {"fts_rank": float(rank)})["supp_pos"] = pos
     rows: dict[str, CandidateRow] = {}
     for rowid, feat in _features(index.db, "rowid", list(fts)).items():
         rows[feat[1]] = _row(feat, **fts[rowid])
@@ -84,6 +84,17 @@ def gather(
         _vector_candidates(index, query, limit, embedder, result, rows)
     result.rows = sorted(rows.values(), key=lambda r: r.chunk_id)
     return result
+
+
+def _fts_rows(
+    index: MemoryIndex, sql: str, params: tuple[Any, ...], result: QueryCandidates, what: str
+) -> list[tuple[int, float]]:
+    """One FTS query's (rowid, rank) rows; an SQL error degrades the result and yields none."""
+    try:
+        return [(int(r), float(k)) for r, k in index.db.execute(sql, params)]
+    except index.connection.Error as exc:
+        _degrade(result, f"{what} failed ({exc}); its text candidates are missing")
+        return []
 
 
 def _vector_candidates(

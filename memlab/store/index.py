@@ -47,7 +47,7 @@ class FileOutcome:
 
 @dataclass(frozen=True)
 class IndexedChunk:
-    """One chunk row as the index holds it (what evaluation resolves judgements on)."""
+    """One chunk row as the index holds it (``MemoryIndex.chunks``)."""
 
     chunk_id: str
     path: str
@@ -294,22 +294,23 @@ class MemoryIndex:
             for r in self.db.execute("SELECT path, size, mtime_ns FROM files")
         }
 
+    def indexed_paths(self) -> set[str]:
+        return {r[0] for r in self.db.execute("SELECT DISTINCT path FROM chunks")}
+
     def chunks(self, paths: Iterable[str] | None = None) -> list[IndexedChunk]:
-        """Every chunk (or the chunks of ``paths``), by path then rowid."""
+        """Every chunk (or the chunks of ``paths``), by path and then position in the file."""
         sql = (
             "SELECT id, path, start_line, end_line, text, source, created_at, access_count, "
             "hash FROM chunks"
         )
+        order = " ORDER BY path, start_line, rowid"
         if paths is None:
-            rows = self.db.execute(sql + " ORDER BY path, rowid").fetchall()
+            rows = self.db.execute(sql + order).fetchall()
         else:
             rows = []
             for rel in sorted(set(paths)):
-                rows += self.db.execute(sql + " WHERE path = ? ORDER BY rowid", (rel,)).fetchall()
-        return [IndexedChunk(*r) for r in rows]
-
-    def indexed_paths(self) -> set[str]:
-        return {r[0] for r in self.db.execute("SELECT DISTINCT path FROM chunks")}
+                rows += self.db.execute(sql + " WHERE path = ?" + order, (rel,)).fetchall()
+        return [IndexedChunk(*row) for row in rows]
 
     def stats(self) -> IndexStats:
         by_source = {
@@ -322,12 +323,3 @@ class MemoryIndex:
     def _warn(self, message: str) -> None:
         self.warnings.append(message)
         log.warning(message)
-
-
-def __getattr__(name: str) -> Any:
-    # ``memlab.store.index.MemoryStore`` is an alias of ``memlab.store.store.MemoryStore``.
-    if name == "MemoryStore":
-        from memlab.store.store import MemoryStore
-
-        return MemoryStore
-    raise AttributeError(name)

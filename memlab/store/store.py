@@ -4,9 +4,12 @@ Opening a store stat-scans the tree (files changed while nothing watched become
 dirty); with ``watch=True`` a watchdog observer adds every later change. ``sync``
 runs at the start of every search: when the dirty set is non-empty and this
 process wins the reindex claim, each dirty path is reindexed (or deleted if it
-is gone) before the query runs, then chunks without vectors are embedded in
-batches of 32 (a failed batch is skipped with a warning and retried on the
-next sync).
+is gone) before the query runs, then every chunk without a vector is embedded
+in batches of 32 (a failed batch is skipped with a warning). As in c0, a chunk
+whose batch failed waits for the next sync that runs, i.e. the next change;
+the memlab option ``watcher.retry_missing_vectors`` syncs whenever vectors are
+missing, so they are retried at the next search. ``build`` and ``replay``
+(explicit indexing) always embed what is missing.
 """
 
 from __future__ import annotations
@@ -62,6 +65,7 @@ class MemoryStore:
         )
         self.embedder = embedder
         self.watcher: Watcher | None = None
+        self.retry_missing_vectors = watcher_config.retry_missing_vectors
         self._vectors_pending = embedder is not None
         if embedder is not None and index.connection.vec_loaded:
             vectors.ensure_table(index, embedder.id, embedder.dims)
@@ -149,8 +153,12 @@ class MemoryStore:
 
     def sync(self, now: float | None = None) -> SyncReport:
         """SPEC §3: reindex dirty paths under the claim, then embed missing vectors."""
+        return self._sync(now, force=self.retry_missing_vectors and self._vectors_pending)
+
+    def _sync(self, now: float | None, *, force: bool) -> SyncReport:
+        """Run a sync if something is dirty (or ``force``) and the claim is won."""
         report = SyncReport()
-        if not len(self.dirty) and not self._vectors_pending:
+        if not len(self.dirty) and not force:
             return report
         if not self.claim.try_claim():
             report.claim_lost = True
@@ -187,9 +195,10 @@ class MemoryStore:
         report.outcomes.extend(done)
 
     def build(self, now: float | None = None) -> SyncReport:
-        """Index everything in scope now (scan + sync), as ``memlab index`` does."""
+        """Index everything in scope now (scan + sync, embedding every missing vector even
+        when nothing changed), as ``memlab index`` does."""
         self.scan_changes()
-        report = self.sync(now)
+        report = self._sync(now, force=self.embedder is not None)
         if report.claim_lost:
             raise StoreError(
                 f"another process holds the reindex claim ({self.claim.holder()}); try again "
@@ -211,6 +220,12 @@ class MemoryStore:
                 when = created_at.get(rel, latest)
                 report.outcomes.append(self.index.reindex_file(rel, None, when))
         self.dirty.swap()
+        self._embed_missing(report)
+        return report
+
+    def embed_missing(self) -> SyncReport:
+        """Embed every chunk that has no vector yet (explicit; no claim, no reindexing)."""
+        report = SyncReport(ran=True)
         self._embed_missing(report)
         return report
 

@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from memlab.arrays import BoolArray, FloatArray, IntArray
 from memlab.eval.novelty import NuggetTable
 from memlab.eval.timeline import Timeline
-from memlab.search.candidates_batch import BoolArray, CandidateBatch, FloatArray, IntArray
+from memlab.search.candidates_batch import CandidateBatch
 
 
 @dataclass

@@ -23,7 +23,6 @@ from memlab.eval.measures import DEFAULT_MEASURES
 from memlab.eval.memory import Memory
 from memlab.eval.prepare import Prepared, prepare_dataset
 from memlab.eval.runs import Run, ranker_configs
-from memlab.report.locate import resolve_dataset
 from memlab.workbench.display import Panel
 from memlab.workbench.traces import query_trace
 
@@ -75,7 +74,7 @@ def prepare_benchmark(
 ) -> Prepared:
     """A dataset (by name or folder) prepared with the profile's Dream settings and the
     given index options (None: the dataset's defaults)."""
-    ds = load_dataset(resolve_dataset(dataset))
+    ds = load_dataset(dataset)
     if categories:
         ds = ds.select(categories=list(categories))
     return prepare_dataset(

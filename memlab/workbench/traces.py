@@ -20,34 +20,15 @@ from memlab.config import SearchConfig
 from memlab.eval.memory import Memory
 from memlab.eval.prepare import Prepared
 from memlab.search.candidates_batch import build_batch
-from memlab.search.keywords import STOP_WORDS, extract_keywords, match_expression, tokenize
-from memlab.search.pipeline import SearchResult, search, trace_rows
+from memlab.search.keywords import extract_keywords, match_expression, token_outcomes
+from memlab.search.pipeline import SearchResult, search
 from memlab.search.ranking import rank_batch
-from memlab.search.scoring import get_strategy
+from memlab.search.scoring import candidate_limit
+from memlab.search.trace import TRACE_FIELDS, trace_rows
 from memlab.workbench.demo import Demo
 from memlab.workbench.display import Panel, Plot, figure
 
-TRACE_VIEW = {
-    "final_rank": "rank",
-    "chunk_id": "chunk",
-    "source": "source",
-    "bm25_rank": "bm25",
-    "fts_pos": "fts list",
-    "supp_pos": "supplement",
-    "fts": "fts",
-    "distance": "distance",
-    "vec": "vec",
-    "merged": "merged",
-    "content_free": "content-free",
-    "decay": "decay",
-    "source_weight": "source w",
-    "boost": "boost",
-    "raw": "raw",
-    "display": "score",
-    "kept": "kept",
-    "mmr_position": "mmr",
-    "in_set": "in limit",
-}
+TRACE_VIEW = {f.key: f.label for f in TRACE_FIELDS if f.label}
 
 
 def short_id(chunk_id: str) -> str:
@@ -73,23 +54,9 @@ def trace_frame(
 
 def keywords(query: str) -> pd.DataFrame:
     """Each token of the query and what keyword extraction does with it (SPEC §4.1)."""
-    kept = extract_keywords(query)
-    seen: set[str] = set()
-    rows = []
-    for token in tokenize(query):
-        if len(token.encode("utf-8")) < 2:
-            why = "dropped: shorter than 2 bytes"
-        elif token in STOP_WORDS:
-            why = "dropped: stop word"
-        elif all(ch.isnumeric() for ch in token):
-            why = "dropped: all digits"
-        elif token in seen:
-            why = "dropped: duplicate"
-        else:
-            why = "keyword"
-        seen.add(token)
-        rows.append({"token": token, "outcome": why})
-    rows.append({"token": "MATCH", "outcome": match_expression(kept) or "(no FTS query)"})
+    rows = [{"token": token, "outcome": why} for token, why in token_outcomes(query)]
+    match = match_expression(extract_keywords(query))
+    rows.append({"token": "MATCH", "outcome": match or "(no FTS query)"})
     return pd.DataFrame(rows)
 
 
@@ -110,7 +77,7 @@ def trace(demo: Demo, query: str, overrides: Mapping[str, Any] | None = None) ->
 
 
 def search_notes(result: SearchResult, config: SearchConfig) -> list[str]:
-    limit = get_strategy(config.strategy).candidate_limit(config)
+    limit = candidate_limit(config)
     words = extract_keywords(result.query)
     mmr = f"on, λ {config.mmr.lambda_}" if config.mmr.enabled else "off"
     notes = [
@@ -150,8 +117,7 @@ def query_trace(
     core over its candidates gathered when the replay reached that moment (what
     ``search()`` returns then; no SQL)."""
     q = prepared.dataset.query(query_id)
-    limit = get_strategy(config.strategy).candidate_limit(config)
-    timeline = prepared.timeline(limit, vectors=config.vectors, memory=memory)
+    timeline = prepared.timeline(candidate_limit(config), vectors=config.vectors, memory=memory)
     ranked = rank_batch(build_batch([timeline.candidates[query_id]]), config, q.as_of)
     rows = [r for r in trace_rows(ranked, 0) if r["in_set"]]
     return trace_frame(rows, timeline.judgements[query_id].grades)

@@ -17,8 +17,8 @@ from memlab.datasets import (
     resolve_targets,
     validate_dataset,
 )
-from memlab.datasets.timefmt import parse_iso
 from memlab.errors import DatasetError
+from memlab.timefmt import parse_iso
 
 from .v2fixture import DAY, LOG_A1, LOG_A1_PART1, LOG_A2, T0, write_timeline_mini
 

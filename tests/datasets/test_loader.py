@@ -14,8 +14,8 @@ from memlab.datasets import (
     update_digest,
     validate_dataset,
 )
-from memlab.datasets.timefmt import parse_iso
 from memlab.errors import DatasetError
+from memlab.timefmt import parse_iso
 
 from .conftest import SESSION, WS, write_tiny
 

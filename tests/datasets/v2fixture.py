@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from memlab.datasets import DatasetWriter
-from memlab.datasets.timefmt import parse_iso
+from memlab.timefmt import parse_iso
 
 T0 = parse_iso("2026-03-01T09:00:00Z")
 DAY = 86400.0

@@ -47,10 +47,10 @@ from memlab.datasets.importers._common import (
     render_conversation,
 )
 from memlab.datasets.targets import span_target
-from memlab.datasets.timefmt import utc_date, utc_seconds
 from memlab.datasets.writer import DatasetWriter
 from memlab.errors import DatasetError, unknown_name
 from memlab.store.layout import session_file_name
+from memlab.timefmt import utc_date, utc_seconds
 
 _DATE = re.compile(r"\s*(\d{4})/(\d{1,2})/(\d{1,2})\s*(?:\([A-Za-z]+\))?\s*(\d{1,2}):(\d{2})\s*")
 _REQUIRED = (
