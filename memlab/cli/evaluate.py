@@ -176,6 +176,7 @@ def _run(args: argparse.Namespace, runs: list[str] | dict[str, SearchConfig]) ->
             "wins",
             "ties",
             "losses",
+            "n",
         ]
         print(main[cols].to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     for w in exp.warnings:

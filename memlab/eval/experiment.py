@@ -30,7 +30,7 @@ from memlab.datasets import Dataset, write_run
 from memlab.errors import ConfigError
 from memlab.eval.evaluate import aggregate, compare, evaluate_run, per_category
 from memlab.eval.manifest import build_manifest, write_json
-from memlab.eval.measures import DEFAULT_MEASURES, DEFAULT_TOKEN_BUDGET
+from memlab.eval.measures import DEFAULT_MEASURES, DEFAULT_TOKEN_BUDGET, NUGGET_MEASURES
 from memlab.eval.memory import Memory
 from memlab.eval.prepare import Prepared, prepare_dataset
 from memlab.eval.runs import (
@@ -191,14 +191,18 @@ def summary_text(exp: Experiment, measures: Sequence[str] = ("nDCG@10", "R@5", "
         f"embedder {exp.prepared.embedder_id or 'none'}"
     ]
     agg = exp.aggregated.set_index(["run", "measure"])
+    nuggets = [m for m in exp.aggregated["measure"].unique() if m in NUGGET_MEASURES]
+    memory = exp.prepared.memory.label()
+    lines[0] += f", memory {memory}"
     for run in exp.runs:
         cells = []
-        for m in [*measures, "Redundancy", "Stale", "NumQ"]:
+        for m in [*measures, *nuggets, "Redundancy", "Stale", "NumQ"]:
             if (run, m) in agg.index:
                 row = agg.loc[(run, m)]
                 cells.append(
                     f"{m} {row['value']:.3f}"
                     + (f" [{row['ci_low']:.3f}, {row['ci_high']:.3f}]" if m in measures else "")
+                    + (f" (NumQ {int(row['n'])})" if m in nuggets else "")
                 )
         degraded = sum(exp.runs[run].degraded.values())
         lines.append(

@@ -33,6 +33,7 @@ from memlab.dream.gates import Trigger
 from memlab.dream.lock import MAX_PID, DreamLock
 from memlab.dream.offline import OfflineConsolidator
 from memlab.dream.run import DreamStatus, run_dream
+from memlab.dream.write import writer_for
 from memlab.embeddings.base import EmbeddingProvider, checked_embed
 from memlab.errors import EmbeddingError
 from memlab.eval.memory import Memory
@@ -158,6 +159,12 @@ class GroupReplay:
         ws = self.layout.workspace_dir
         assert ws is not None and self._lock is not None and self.memory.dream is not None
         stem = PurePosixPath(event.path).stem
+        write = writer_for(self.memory.dream)
+
+        def writer(path: Path, text: str) -> None:  # c0's write, stamped with logical time
+            write(path, text)
+            os.utime(path, (event.at, event.at))
+
         outcome = run_dream(
             ws,
             OfflineConsolidator(),
@@ -166,10 +173,10 @@ class GroupReplay:
             trigger=Trigger.SESSION_END,
             current_session=stem[-8:],
             index=self.store,
+            writer=writer,
             lock=self._lock,
         )
         if outcome.status is DreamStatus.COMPLETED:
-            os.utime(ws / MEMORY_FILE, (event.at, event.at))  # the logical write time
             self.touched.add(f"{self.group.workspace}/{MEMORY_FILE}")
             self.touched.update(
                 f"{self.group.workspace}/{SESSIONS_DIR}/{s}.md" for s in outcome.deleted

@@ -10,10 +10,12 @@ from memlab.config import DreamConfig, SearchConfig
 from memlab.datasets import DatasetWriter, load_dataset
 from memlab.dream.lock import pid_alive
 from memlab.embeddings.hashing import HashEmbedder
+from memlab.eval.experiment import run_experiment
 from memlab.eval.memory import Memory, memory_for
 from memlab.eval.prepare import Prepared, prepare
 from memlab.eval.reachability import reachability, relevant_chunks
 from memlab.eval.replay import REPLAY_PID
+from memlab.eval.runs import Run
 from memlab.search.pipeline import search
 from memlab.search.ranking import rank_batch
 from tests.datasets.v2fixture import DAY, HOUR, T0
@@ -159,3 +161,16 @@ def test_reachability_follows_decay_and_the_memory_source(dreamy: Prepared) -> N
     assert reachability(fixed, fast).set_index("query_id").loc["q-kafka", "reachable"]
     rows = relevant_chunks(dreamy)
     assert set(rows["query_id"]) == {q.query_id for q in dreamy.dataset.queries}
+
+
+def test_runs_on_different_memories_are_compared_by_retrieval_measures(dreamy: Prepared) -> None:
+    fast = SearchConfig(half_life_days=1.0, vectors=False)
+    fixed = dreamy.memory.with_dream(memory_source="workspace")
+    exp = run_experiment(dreamy, {"c0": Run(fast), "workspace": Run(fast, fixed)})
+    pq = exp.perquery.set_index(["run", "query_id", "measure"])["value"]
+    # at day 9 the consolidated kafka fact has decayed as "dream", not as "workspace"
+    assert pq[("c0", "q-kafka", "RR")] == 0.0 and pq[("workspace", "q-kafka", "RR")] == 1.0
+    assert exp.manifest["runs"]["workspace"]["memory"]["dream"]["memory_source"] == "workspace"
+    assert "memory" not in exp.manifest["runs"]["c0"]
+    wins = exp.compared.set_index("measure").loc["RR", "wins"]
+    assert wins > 0

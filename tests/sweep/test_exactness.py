@@ -64,3 +64,23 @@ def test_stopping_mmr_early_returns_the_same_hits(agent_memory: Prepared) -> Non
         early = rank_batch(batch, cfg, agent_memory.query_now, full_mmr=False)
         assert np.array_equal(full.final_rank, early.final_rank)
         assert np.array_equal(full.display, early.display)
+
+
+@pytest.fixture(scope="module")
+def dreamy(tmp_path_factory: pytest.TempPathFactory) -> Prepared:
+    from memlab.datasets import load_dataset
+    from memlab.embeddings.hashing import HashEmbedder
+    from memlab.eval.prepare import prepare
+    from tests.eval.test_dream_timeline import write_sessions
+
+    path = write_sessions(tmp_path_factory.mktemp("ds") / "dreamy")  # Dream on (c0 gates)
+    return prepare(
+        load_dataset(path), embedder=HashEmbedder(), work_dir=tmp_path_factory.mktemp("w")
+    )
+
+
+def test_sweep_equals_search_at_each_query_time_with_dream(dreamy: Prepared) -> None:
+    """Queries at 9 different times, Dream consolidating and deleting logs in between."""
+    configs = random_configs(30, seed=21)
+    assert len({q.as_of for q in dreamy.dataset.queries}) == 9
+    assert assert_same_as_search(dreamy, configs) > 0
