@@ -9,20 +9,17 @@ candidates at ``limit`` plus its judgements resolved at its time
 (``memlab.eval.timeline``). Runs whose memory differs (Dream settings, index
 options) get their own timeline; runs that share a memory share one replay.
 
-What the replay produces is cached on disk per group, keyed by everything
-that shapes it (dataset digest, group, its queries, judgement level, memory,
-embedder, candidate limit, memlab's replay format), so notebooks and the report
-reuse it; a replay that degraded (missing vectors, a failed query embedding) is
-not cached. ``run_experiment`` and ``run_sweep`` both take a ``Prepared``.
+What the replay produces is cached on disk per group (``memlab.eval.products``),
+so notebooks and the report reuse it; a replay that degraded (missing vectors,
+a failed query embedding) is not cached. ``run_experiment`` and ``run_sweep``
+both take a ``Prepared``.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import os
-import pickle
+import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -39,14 +36,13 @@ from memlab.errors import EmbeddingError
 from memlab.eval.embedders import evaluation_embedder
 from memlab.eval.judged import RelevantChunk
 from memlab.eval.memory import Memory, memory_for
+from memlab.eval.products import load_product, product_key, product_path, save_product
 from memlab.eval.replay import GroupReplay
 from memlab.eval.timeline import GroupProduct, Timeline, replay_queries
 from memlab.search.candidates_batch import CandidateBatch
-from memlab.store.schema import SCHEMA_VERSION
 from memlab.store.store import MemoryStore
 
 log = logging.getLogger("memlab")
-REPLAY_FORMAT = 1  # bump when what a replay produces changes
 DEFAULT_LIMIT = 18  # c0's candidate limit (6 results × 3)
 
 
@@ -154,14 +150,10 @@ class Prepared:
 
     def _product(self, gid: str, memory: Memory, limit: int, use_vectors: bool) -> GroupProduct:
         key = product_key(self.dataset, gid, memory, self.embedder_id, use_vectors, limit)
-        path = _ensure(self.work_dir) / f"{_safe(self.dataset.name)}-{_safe(gid)}-{key}.pkl"
-        if path.is_file():
-            try:
-                with open(path, "rb") as fh:
-                    product: GroupProduct = pickle.load(fh)
-                return product
-            except (OSError, pickle.UnpicklingError, EOFError, AttributeError):
-                path.unlink(missing_ok=True)
+        path = product_path(self.work_dir, self.dataset, gid, key)
+        cached = load_product(path)
+        if cached is not None:
+            return cached
         work = Path(tempfile.mkdtemp(prefix="replay-", dir=self.work_dir))
         try:
             product = replay_queries(
@@ -174,12 +166,9 @@ class Prepared:
                 tick=self._bar(gid),
             )
         finally:
-            work.rmdir() if work.exists() and not any(work.iterdir()) else None
-        if product.complete:
-            tmp = path.with_suffix(f".tmp-{os.getpid()}")
-            with open(tmp, "wb") as fh:
-                pickle.dump(product, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, path)
+            shutil.rmtree(work, ignore_errors=True)
+        if product.complete:  # a degraded replay is redone next time
+            save_product(path, product)
         return product
 
     def _bar(self, gid: str) -> Callable[[], None] | None:
@@ -221,32 +210,6 @@ class Prepared:
         if message not in self.warnings:
             self.warnings.append(message)
             log.warning(message)
-
-
-def product_key(
-    dataset: Dataset,
-    group: str,
-    memory: Memory,
-    embedder_id: str | None,
-    use_vectors: bool,
-    limit: int,
-) -> str:
-    queries = [(q.query_id, q.text, q.as_of) for q in dataset.queries_in(group)]
-    blob = json.dumps(
-        [
-            REPLAY_FORMAT,
-            SCHEMA_VERSION,
-            dataset.digest,
-            dataset.level,
-            group,
-            queries,
-            memory.to_dict(),
-            embedder_id if use_vectors else None,
-            limit,
-        ],
-        sort_keys=True,
-    )
-    return hashlib.sha256(blob.encode()).hexdigest()[:20]
 
 
 def prepare(
@@ -314,7 +277,3 @@ def gather_batch(
 def _ensure(path: Path) -> Path:
     path.mkdir(parents=True, exist_ok=True)
     return path
-
-
-def _safe(name: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)[:60]

@@ -201,6 +201,7 @@ class GroupReplay:
         changed: list[IndexedChunk] = []
         if not self.touched:
             return changed
+        current: list[IndexedChunk] = []
         for rel in sorted(self.touched):
             old = {c.chunk_id: c.hash for c in self.by_path.get(rel, ())}
             rows = self.store.index.chunks([rel])
@@ -209,8 +210,11 @@ class GroupReplay:
             else:
                 self.by_path.pop(rel, None)
             changed += [c for c in rows if old.get(c.chunk_id) != c.hash]
+            current += rows
         self.touched.clear()
-        self._embed(changed)
+        if self.embedder is not None:  # every chunk of a touched path that has no vector
+            have = vectors.with_vectors(self.store.index, [c.chunk_id for c in current])
+            self._embed([c for c in current if c.chunk_id not in have])
         return changed
 
     def chunks(self) -> list[IndexedChunk]:
