@@ -4,9 +4,10 @@
   each occurrence is its own section (same heading, same stack trace, same
   follow-up line, a different run id: chunk-level Jaccard stays high, so MMR can
   tell the copies apart from the rest). Each copy is its own fact, all on nugget
-  1 (grade 1); the fix, written once among them, is nugget 2 (grade 2). More
-  copies than ``max_results`` (6): only a ranker that looks past the copies
-  shows the fix.
+  1 (grade 1); the fix, written once among them without repeating the error's
+  name, is nugget 2 (grade 2). More copies than ``max_results`` (6), each
+  matching the question better than the fix: only a ranker that looks past the
+  copies shows the fix.
 * incident facts — the fix of a failure, with its trace (category ``fact``).
 * cause/fix pairs — the cause is written in one session; a later one fixes "the
   sync job failure from Tuesday" without naming the error (coreference). The
@@ -104,13 +105,16 @@ def _fix(ctx: Ctx, failure: Failure, comp: str) -> tuple[str, str]:
     return action.format(id=ident), ident
 
 
-def _fix_line(ctx: Ctx, failure: Failure, comp: str) -> tuple[str, str]:
+def _fix_line(ctx: Ctx, failure: Failure, comp: str, named: bool = True) -> tuple[str, str]:
+    """(the line that explains and fixes a failure, the fix's identifier). Unnamed, the line
+    does not repeat the error, as a fix found after many sightings is written."""
     action, ident = _fix(ctx, failure, comp)
     cause = ctx.rng.choice(failure.causes)
-    return (
-        f"The {failure.name} in the {comp} {failure.job} came from {cause}; fixed by {action}.",
-        ident,
-    )
+    if named:
+        what = f"The {failure.name} in the {comp} {failure.job} came from {cause}"
+    else:
+        what = f"Root cause of the repeated {failure.job} failures in {comp} was {cause}"
+    return f"{what}; fixed by {action}.", ident
 
 
 def _dup_workspace(ctx: Ctx) -> Workspace:
@@ -159,7 +163,7 @@ def _duplicate(ctx: Ctx, i: int) -> bool:
         )
         targets.append(Target(fact, 1, 1))
     fix_slot = rng.choice(rng.choice(copies[k // 3 :]).slots)
-    fix_text, ident = _fix_line(ctx, failure, comp)
+    fix_text, ident = _fix_line(ctx, failure, comp, named=False)
     fix = ctx.put(fix_slot, fix_text, "Changes", f"dup:{i}", group=ws.group, comp=comp)
     targets.append(Target(fix, 2, 2))
     answer_at = max(t.fact.at for t in targets)
