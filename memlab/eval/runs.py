@@ -5,7 +5,8 @@ Short names (``memlab compare --runs …``), each derived from a base config
 
 * ``fts`` — c0 without vectors;  ``hybrid`` — c0 with vectors;
 * ``mmr`` — hybrid with MMR on (λ 0.7);
-* ``openclaw``, ``rrf``, ``basic-memory`` — hybrid with that peer merge strategy.
+* ``openclaw``, ``rrf``, ``basic-memory`` — hybrid with that peer merge strategy;
+* ``ranker@profile`` — the ranker on another profile (``hybrid@grok-2026-08``).
 
 All rankers of one comparison score the same candidates (gathered once at the
 widest limit any of them needs), so differences come from ranking alone.
@@ -18,7 +19,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from memlab.config import MmrConfig, SearchConfig
+from memlab.config import DEFAULT_PROFILE, MmrConfig, SearchConfig, profile
 from memlab.errors import ConfigError, unknown_name
 from memlab.search.candidates_batch import CandidateBatch
 from memlab.search.ranking import RankedBatch, rank_batch
@@ -41,6 +42,18 @@ def ranker_configs(names: Sequence[str], base: SearchConfig) -> dict[str, Search
         if name not in RANKERS:
             raise ConfigError(unknown_name("run", name, RANKERS))
         out[name] = RANKERS[name](base)
+    return out
+
+
+def named_configs(
+    names: Sequence[str], profile_name: str = DEFAULT_PROFILE
+) -> dict[str, SearchConfig]:
+    """Configurations of run names: a ranker, optionally on another profile than
+    ``profile_name`` (``{"fts": …, "hybrid@grok-2026-08": …}``)."""
+    out: dict[str, SearchConfig] = {}
+    for name in names:
+        ranker, _, other = name.partition("@")
+        out[name] = ranker_configs([ranker], profile(other or profile_name).search)[ranker]
     return out
 
 
