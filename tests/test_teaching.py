@@ -15,8 +15,7 @@ import numpy as np
 import pytest
 
 from memlab.config import DreamConfig, SearchConfig
-from memlab.dream.sim_params import SimParams
-from memlab.dream.simulate import simulate
+from memlab.dream.sim import SimParams, simulate
 from memlab.embeddings.base import Matrix
 from memlab.search.pipeline import search
 from memlab.search.scoring import merge_with_fts_floor
