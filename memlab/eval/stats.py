@@ -18,7 +18,6 @@ import numpy as np
 import numpy.typing as npt
 from scipy import stats
 
-FloatArray = npt.NDArray[np.float64]
 Values = Sequence[float] | npt.NDArray[np.floating]
 
 

@@ -31,14 +31,14 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 
+from memlab.arrays import IntArray as Ints
 from memlab.config import DreamConfig
 from memlab.dream.inputs import EXISTING_HEADER, SESSION_SEPARATOR, session_header
 from memlab.errors import ConfigError, unknown_name
 from memlab.timefmt import DAY
 
-Ints = NDArray[np.int64]
 ARRIVALS = ("poisson", "diurnal", "weekly")
 START = 1_767_571_200.0  # 2026-01-05T00:00:00Z, a Monday
 
