@@ -9,7 +9,9 @@ Short names (``memlab compare --runs …``), each derived from a base config
 * ``ranker@profile`` — the ranker on another profile (``hybrid@grok-2026-08``).
 
 All rankers of one comparison score the same candidates (gathered once at the
-widest limit any of them needs), so differences come from ranking alone.
+widest limit any of them needs), so differences come from ranking alone. A
+``Run`` may also name the memory it searches (``memlab.eval.memory.Memory``:
+Dream settings, index options); runs that share a memory share its replay.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import numpy as np
 
 from memlab.config import DEFAULT_PROFILE, MmrConfig, SearchConfig, profile
 from memlab.errors import ConfigError, unknown_name
+from memlab.eval.memory import Memory
 from memlab.search.candidates_batch import CandidateBatch
 from memlab.search.ranking import RankedBatch, rank_batch
 from memlab.search.scoring import candidate_limit
@@ -45,6 +48,18 @@ def ranker_configs(names: Sequence[str], base: SearchConfig) -> dict[str, Search
     return out
 
 
+@dataclass(frozen=True)
+class Run:
+    """A search configuration and the memory it searches (None: the prepared one)."""
+
+    config: SearchConfig
+    memory: Memory | None = None
+
+
+def as_run(spec: SearchConfig | Run) -> Run:
+    return spec if isinstance(spec, Run) else Run(spec)
+
+
 def named_configs(
     names: Sequence[str], profile_name: str = DEFAULT_PROFILE
 ) -> dict[str, SearchConfig]:
@@ -57,10 +72,12 @@ def named_configs(
     return out
 
 
-def needed_limit(configs: Mapping[str, SearchConfig] | Sequence[SearchConfig]) -> int:
+def needed_limit(
+    configs: Mapping[str, SearchConfig | Run] | Sequence[SearchConfig | Run],
+) -> int:
     """The widest candidate limit any configuration needs."""
     values = configs.values() if isinstance(configs, Mapping) else configs
-    return max(candidate_limit(c) for c in values)
+    return max(candidate_limit(as_run(c).config) for c in values)
 
 
 @dataclass
@@ -73,6 +90,7 @@ class RunResult:
     scores: dict[str, list[float]]  # display scores, same order
     snippets: dict[str, list[str]]
     degraded: dict[str, bool]
+    memory: Memory | None = None  # the memory it searched, when not the prepared one
 
 
 def run_config(

@@ -124,7 +124,7 @@ def session_ages(demo: Demo) -> pd.DataFrame:
     return pd.DataFrame(
         [
             {
-                "chunk": c.id.split("/")[-1],
+                "chunk": c.chunk_id.split("/")[-1],
                 "age (days)": round(max((demo.now - c.created_at) / DAY, 0.0), 2),
                 "decay": float(decay[i]),
                 "best possible score": float(best[i]),

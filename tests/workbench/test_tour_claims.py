@@ -67,7 +67,7 @@ def test_the_scoring_table_describes_the_trace(demo: Demo) -> None:
     says("access boost `1 + 0.05·ln(1 + accesses)`")
     assert candidate_limit(demo.config()) == 18
     rows = wb.trace(demo, "which Node version does CI use?").tables()[0]
-    created = {c.id.split("/")[-1]: c.created_at for c in demo.store.index.chunks()}
+    created = {c.chunk_id.split("/")[-1]: c.created_at for c in demo.store.index.chunks()}
     for r in rows.to_dict("records"):
         fts, vec = r["fts"], r["vec"]
         merged = max(0.3 * fts + 0.7 * vec, fts) if fts > 0 and vec > 0 else fts or 0.7 * vec
