@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from memlab.datasets import qrels_by_file
+from memlab.errors import ConfigError, unknown_name
 from memlab.eval import ranx_backend, stats
 from memlab.eval.measures import (
     AGENT_MEASURES,
@@ -54,7 +55,7 @@ def evaluate_run(
         run = to_file_level(run)
         qrels = {q: g for gid in ds.groups for q, g in qrels_by_file(ds, group=gid).items()}
     elif unit != "chunk":
-        raise ValueError(f"unit must be 'chunk' or 'file', got {unit!r}")
+        raise ConfigError(unknown_name("unit", str(unit), ("chunk", "file")))
     queries = {q.query_id: q for q in timeline.dataset.queries}
     judged = {
         qid: g
@@ -160,7 +161,7 @@ def compare(
 ) -> pd.DataFrame:
     """Every other run against ``baseline`` on every measure (paired over common queries)."""
     if test not in TESTS:
-        raise ValueError(f"test must be one of {TESTS}, got {test!r}")
+        raise ConfigError(unknown_name("test", str(test), TESTS))
     wide = perquery.pivot_table(index=["measure", "query_id"], columns="run", values="value")
     rows = []
     for run in [r for r in perquery["run"].unique() if r != baseline]:

@@ -2,7 +2,8 @@
 
 IR measures (``nDCG@10``, ``R@5``, ``P@5``, ``RR``, ``Success@5``, ``MAP``) map
 to ranx metric names and are computed by ranx over judged queries (graded
-relevance; a query with no hits scores 0). ``Judged@k`` (share of the top k
+relevance; a query with no hits scores 0; nDCG as in Järvelin & Kekäläinen, ACM
+TOIS 2002, with ranx's linear gain). ``Judged@k`` (share of the top k
 that carry a judgement) and ``NumQ`` are computed here, as ranx has neither.
 Novelty-aware and multi-note measures over nuggets (``alpha-nDCG@k``,
 ``NR@k``, ``NRAll@k``; ``memlab.eval.novelty``) score only the queries judged

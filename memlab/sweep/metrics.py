@@ -7,7 +7,8 @@ hits of all queries (their rows, query and 1-based rank), with each row's grade
 looked up once per candidate batch (``Judgements``). The definitions follow ranx
 (tests check equality on many random runs):
 
-* ``nDCG@k`` — Järvelin–Kekäläinen: ``Σ grade / log2(rank + 1)`` over the top k,
+* ``nDCG@k`` — Järvelin & Kekäläinen, "Cumulated gain-based evaluation of IR
+  techniques", ACM TOIS 20(4), 2002: ``Σ grade / log2(rank + 1)`` over the top k,
   divided by the same sum over the ideal order of *all* positive judgements;
 * ``R@k`` relevant in the top k / all relevant; ``P@k`` relevant in the top k / k;
 * ``RR`` (``RR@k``) 1 / rank of the first relevant hit; ``Success@k`` any relevant
