@@ -69,32 +69,55 @@ def _category_rows(gen: Generated) -> list[str]:
     return rows
 
 
-def render(gen: Generated) -> str:
+HEADER = [
+    "# agent-memory (generated)",
+    "",
+    "Seven months of one developer's coding-agent memory, written by "
+    "`memlab.datasets.generator` — do not edit by hand. Regenerate with",
+    "",
+    "```sh",
+    "memlab dataset generate datasets/agent-memory --seed {seed} --force",
+    "memlab dataset vectors datasets/agent-memory --embedder minilm",
+    "```",
+    "",
+    "(`--force` keeps `vectors/`; a test checks that the output is byte-identical).",
+    "",
+]
+TIMES_TEXT = (
+    "An evergreen answer can only be crowded out once sessions have piled up, so "
+    "`evergreen-crowded` queries are asked three weeks or more into their workspace's "
+    "sessions (their gaps are long); abstention queries are asked at a uniformly drawn "
+    "time after the first three weeks. The Chinese queries are written for the trigram "
+    "tokenizer (tag `trigram`: evaluate them with `--tokenizer trigram`); the manifest keeps "
+    "c0's unicode61 as the dataset's index default."
+)
+LABELS_TEXT = (
+    "Judgements name facts (`fact:fNNNN`, `facts.jsonl`): a fact is one line written "
+    "somewhere in the memory; its target resolves, at each query's time, to every chunk "
+    "holding that line — in a session log or, after Dream, in `MEMORY.md`. Nothing in the "
+    "indexed text marks it. `qrels.tsv` gives grades (2 answer, 1 partial, 0 judged "
+    "non-relevant) and nuggets (duplicates and multi-note queries). Relevance follows from "
+    "construction and is checked when the dataset is generated: every fact line occurs "
+    "exactly once; a query's answer terms (its value, or the component together with the "
+    "value) occur only in lines of its judged or stale facts; an abstention query's terms "
+    "never occur together in a line its workspace can see; answers are written before "
+    "the query; a temporal window holds exactly one change of the value. Fact lines "
+    "survive the offline Dream consolidator verbatim (tested)."
+)
+
+
+def _memory_lines(gen: Generated) -> list[str]:
     chunks = _chunks(gen)
-    texts = gen.final_texts()
-    sessions = Counter(p.split("/", 1)[0] for p in texts if "/sessions/" in p)
+    sessions = Counter(p.split("/", 1)[0] for p in gen.final_texts() if "/sessions/" in p)
     flushes = sum(1 for w in gen.writes if "/sessions/" in w.path)
     appends = sum(1 for w in gen.writes if w.path.endswith("MEMORY.md")) - 1 - len(WORKSPACES)
-    first = min(w.at for w in gen.writes)
-    judged = sum(1 for q in gen.queries if not q.abstention)
+    first, last = min(w.at for w in gen.writes), max(w.at for w in gen.writes)
     lines = [
-        "# agent-memory (generated)",
-        "",
-        "Seven months of one developer's coding-agent memory, written by "
-        "`memlab.datasets.generator` — do not edit by hand. Regenerate with",
-        "",
-        "```sh",
-        f"memlab dataset generate datasets/agent-memory --seed {gen.seed} --force",
-        "memlab dataset vectors datasets/agent-memory --embedder minilm",
-        "```",
-        "",
-        "(`--force` keeps `vectors/`; a test checks that the output is byte-identical).",
-        "",
         "## Memory and timeline",
         "",
         f"One memory root `memory/`: the global `MEMORY.md` and {len(WORKSPACES)} workspaces, "
         "each its own group (index) in `manifest.json`. Writes run from "
-        f"{format_iso(first)[:10]} to {format_iso(max(w.at for w in gen.writes))[:10]}; "
+        f"{format_iso(first)[:10]} to {format_iso(last)[:10]}; "
         f"the dataset's `as_of` is {format_iso(gen.as_of)}.",
         "",
         "| workspace | group | session logs | chunks |",
@@ -102,7 +125,8 @@ def render(gen: Generated) -> str:
     ]
     for ws in WORKSPACES:
         lines.append(f"| `{ws.dir}` | {ws.group} | {sessions[ws.dir]} | {chunks[ws.dir]} |")
-    lines += [
+    return [
+        *lines,
         f"| global `MEMORY.md` | (all) | – | {chunks['MEMORY.md (global)']} |",
         "",
         f"{sum(chunks.values())} chunks in all (final contents, c0's chunker: 1600 bytes, "
@@ -112,6 +136,12 @@ def render(gen: Generated) -> str:
         "(`append` events, which compose with Dream's rewrites). The manifest asks for Dream "
         "on the timeline (`timeline.dream`) and c0's index options (`index`: unicode61).",
         "",
+    ]
+
+
+def _query_lines(gen: Generated) -> list[str]:
+    judged = sum(1 for q in gen.queries if not q.abstention)
+    return [
         "## Queries",
         "",
         f"{len(gen.queries)} queries, {judged} with judgements. Every query has its own "
@@ -127,26 +157,12 @@ def render(gen: Generated) -> str:
         "|---|---|---|---|---|",
         *_category_rows(gen),
         "",
-        "An evergreen answer can only be crowded out once sessions have piled up, so "
-        "`evergreen-crowded` queries are asked three weeks or more into their workspace's "
-        "sessions (their gaps are long); abstention queries are asked at a uniformly drawn "
-        "time after the first three weeks. The Chinese queries need the trigram tokenizer "
-        "(tag `trigram`); the dataset's default stays unicode61, which the other categories "
-        "are written for.",
-        "",
-        "## Labels",
-        "",
-        "Judgements name facts (`fact:fNNNN`, `facts.jsonl`): a fact is one line written "
-        "somewhere in the memory; its target resolves, at each query's time, to every chunk "
-        "holding that line — in a session log or, after Dream, in `MEMORY.md`. Nothing in the "
-        "indexed text marks it. `qrels.tsv` gives grades (2 answer, 1 partial, 0 judged "
-        "non-relevant) and nuggets (duplicates and multi-note queries). Relevance follows from "
-        "construction and is checked when the dataset is generated: every fact line occurs "
-        "exactly once; a query's answer terms (its value, or the component together with the "
-        "value) occur only in lines of its judged or stale facts; an abstention query's terms "
-        "never occur together in a line its workspace can see; answers are written before "
-        "the query; a temporal window holds exactly one change of the value. Fact lines "
-        "survive the offline Dream consolidator verbatim (tested).",
+        TIMES_TEXT,
         "",
     ]
-    return "\n".join(lines)
+
+
+def render(gen: Generated) -> str:
+    header = [line.format(seed=gen.seed) for line in HEADER]
+    labels = ["## Labels", "", LABELS_TEXT, ""]
+    return "\n".join([*header, *_memory_lines(gen), *_query_lines(gen), *labels])

@@ -51,17 +51,7 @@ def write_dataset(gen: Generated, dest: Path, *, force: bool = False) -> Path:
     )
     for ws in WORKSPACES:
         writer.add_group(ws.group, workspace=ws.dir, root=MEMORY_DIR)
-    first = WORKSPACES[0].group
-    for path, text in sorted(gen.final_texts().items()):
-        writer.add_file(path, text, None, group=first)
-    written: dict[str, int] = {}
-    for w in gen.writes:
-        group = w.group or first  # the global file: any group of the shared root
-        if w.append:
-            writer.add_event(w.path, w.at, group=group, append=w.text)
-        else:
-            written[w.path] = written.get(w.path, 0) + len(w.text.encode("utf-8"))
-            writer.add_event(w.path, w.at, group=group, nbytes=written[w.path], end=w.end)
+    _files_and_events(writer, gen)
     for fact in gen.facts:
         writer.add_fact(fact.id, fact.path, fact.text, group=fact.group)
     for q in gen.queries:
@@ -81,3 +71,18 @@ def write_dataset(gen: Generated, dest: Path, *, force: bool = False) -> Path:
             writer.judge(q.qid, f"fact:{t.fact.id}", t.grade, nugget=t.nugget)
     writer.write_text("README.md", readme.render(gen))
     return writer.finish()
+
+
+def _files_and_events(writer: DatasetWriter, gen: Generated) -> None:
+    """The final contents, then the timeline: prefixes (with session ends) and appends."""
+    first = WORKSPACES[0].group  # the global file: any group of the shared root
+    for path, text in sorted(gen.final_texts().items()):
+        writer.add_file(path, text, None, group=first)
+    written: dict[str, int] = {}
+    for w in gen.writes:
+        group = w.group or first
+        if w.append:
+            writer.add_event(w.path, w.at, group=group, append=w.text)
+        else:
+            written[w.path] = written.get(w.path, 0) + len(w.text.encode("utf-8"))
+            writer.add_event(w.path, w.at, group=group, nbytes=written[w.path], end=w.end)
