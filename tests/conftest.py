@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -40,7 +41,16 @@ def memory(tmp_path: Path) -> Path:
         f"{WS}/sessions/2026-01-05-deploy-bbbb2222.md",
         "# Deploy\n\nDeployed the API with the new rate limits.\n",
     )
+    backdate(root)
     return root
+
+
+def backdate(root: Path, when: float = T0 - DAY) -> None:
+    """Give every file under ``root`` an old mtime: the racy-timestamp rule re-reads files
+    written less than 2 s before they were indexed, which tests of "nothing changed" avoid."""
+    for path in root.rglob("*"):
+        if path.is_file() and not path.is_symlink():
+            os.utime(path, (when, when))
 
 
 @pytest.fixture

@@ -30,7 +30,7 @@ from memlab.eval.embedders import evaluation_embedder
 from memlab.eval.evaluate import aggregate, compare, evaluate_run, per_category
 from memlab.eval.manifest import build_manifest, write_json
 from memlab.eval.measures import DEFAULT_MEASURES, DEFAULT_TOKEN_BUDGET
-from memlab.eval.prepare import Prepared, gather_batch, prepare
+from memlab.eval.prepare import Prepared, gather_batch, keyword_mode, prepare
 from memlab.eval.runs import DEFAULT_RUNS, RunResult, needed_limit, ranker_configs, run_config
 
 log = logging.getLogger("memlab")
@@ -91,6 +91,7 @@ def run_experiment(
         needed_limit(configs),
         vectors=any(c.vectors for c in configs.values()),
         progress=progress,
+        keywords=keyword_mode(configs.values()),
     )
     results = {
         name: run_config(name, batch, cfg, prepared.query_now) for name, cfg in configs.items()

@@ -24,11 +24,11 @@ from pathlib import Path
 
 import numpy as np
 
-from memlab.config import IndexConfig, to_dict
+from memlab.config import IndexConfig, SearchConfig, to_dict
 from memlab.datasets import ChunkRecord, Dataset, resolve_qrels, resolve_stale_targets
 from memlab.embeddings.base import EmbeddingProvider, checked_embed
 from memlab.embeddings.cache import CachedEmbedder
-from memlab.errors import EmbeddingError
+from memlab.errors import ConfigError, EmbeddingError
 from memlab.search.candidates import gather
 from memlab.search.candidates_batch import CandidateBatch, QueryCandidates, build_batch
 from memlab.store.schema import SCHEMA_VERSION, get_meta, set_meta
@@ -55,7 +55,7 @@ class Prepared:
     stale: dict[str, list[str]]  # query_id -> chunk ids holding superseded answers
     versions: dict[str, str | None]
     unresolved: list[str] = field(default_factory=list)  # judged queries with no chunk
-    _batches: dict[tuple[int, bool], CandidateBatch] = field(default_factory=dict, repr=False)
+    _batches: dict[tuple[int, bool, str], CandidateBatch] = field(default_factory=dict, repr=False)
 
     @property
     def embedder_id(self) -> str | None:
@@ -154,15 +154,35 @@ def _build_group(
         return chunks, store.index.connection.versions()
 
 
+def keyword_mode(configs: Iterable[SearchConfig]) -> str:
+    """The ``keywords`` setting all ``configs`` share (it shapes the candidates)."""
+    modes = sorted({c.keywords for c in configs}) or ["c0"]
+    if len(modes) > 1:
+        raise ConfigError(
+            f"these configurations read query keywords differently ({', '.join(modes)}); "
+            "candidates are gathered once, so evaluate each keywords= setting separately"
+        )
+    return modes[0]
+
+
 def gather_batch(
-    prepared: Prepared, limit: int, *, vectors: bool = True, progress: bool = False
+    prepared: Prepared,
+    limit: int,
+    *,
+    vectors: bool = True,
+    progress: bool = False,
+    keywords: str = "c0",
 ) -> CandidateBatch:
     """Every query's candidates at ``limit`` (cached per limit), in dataset query order."""
     use_vectors = vectors and prepared.embedder is not None
-    key = (limit, use_vectors)
+    key = (limit, use_vectors, keywords)
     if key in prepared._batches:
         return prepared._batches[key]
-    wider = [b for (lim, v), b in prepared._batches.items() if v == use_vectors and lim >= limit]
+    wider = [
+        b
+        for (lim, v, kw), b in prepared._batches.items()
+        if v == use_vectors and kw == keywords and lim >= limit
+    ]
     if wider:
         return wider[0]  # a wider batch serves any smaller limit (prefix property)
     ds = prepared.dataset
@@ -182,6 +202,7 @@ def gather_batch(
                     embedder=prepared.embedder if use_vectors else None,
                     use_vectors=use_vectors,
                     query_id=q.query_id,
+                    keywords=keywords,
                 )
     batch = build_batch([by_id[q.query_id] for q in ds.queries])
     prepared._batches[key] = batch

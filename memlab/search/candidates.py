@@ -21,7 +21,7 @@ from typing import Any
 from memlab.embeddings.base import EmbeddingProvider, checked_embed
 from memlab.errors import EmbeddingError
 from memlab.search.candidates_batch import CandidateRow, QueryCandidates
-from memlab.search.keywords import extract_keywords, match_expression
+from memlab.search.query_terms import KeywordPlan, plan_keywords, printable_query
 from memlab.store import vectors
 from memlab.store.index import MemoryIndex
 
@@ -35,6 +35,7 @@ _SUPPLEMENT_SQL = (
     "WHERE chunks_fts MATCH ? AND c.source IN ('global', 'workspace') "
     "ORDER BY f.rank, f.rowid LIMIT ?"
 )
+LIKE_RANK = -1e-9
 _FEATURES_SQL = (
     "SELECT rowid, id, path, start_line, end_line, text, source, created_at, access_count "
     "FROM chunks WHERE {key} IN ({marks})"
@@ -60,20 +61,26 @@ def gather(
     use_vectors: bool = True,
     supplement: bool = True,
     query_id: str = "q",
+    keywords: str = "c0",
 ) -> QueryCandidates:
     """Candidates of ``query`` at ``limit`` (the prefix property holds for any smaller one)."""
+    query = printable_query(query)
     result = QueryCandidates(query_id, query, limit, [])
     fts: dict[int, dict[str, Any]] = {}
-    match = match_expression(extract_keywords(query))
-    if match is not None:
+    try:
+        plan = plan_keywords(index.db, index.tokenizer, query, keywords)
+    except index.connection.Error as exc:
+        plan = KeywordPlan(None)
+        _degrade(result, f"reading the query with the index's tokenizer failed ({exc})")
+    for reason in plan.misses:
+        _degrade(result, reason)
+    if plan.match is not None or plan.like:
         try:
-            for pos, (rowid, rank) in enumerate(index.db.execute(_FTS_SQL, (match, limit))):
-                fts[rowid] = {"fts_rank": float(rank), "fts_pos": pos}
+            for pos, (rowid, rank) in enumerate(_text_list(index, plan, limit, evergreen=False)):
+                fts[rowid] = {"fts_rank": rank, "fts_pos": pos}
             if supplement:
-                for pos, (rowid, rank) in enumerate(
-                    index.db.execute(_SUPPLEMENT_SQL, (match, limit))
-                ):
-                    fts.setdefault(rowid, {"fts_rank": float(rank)})["supp_pos"] = pos
+                for pos, (rowid, rank) in enumerate(_text_list(index, plan, limit, evergreen=True)):
+                    fts.setdefault(rowid, {"fts_rank": rank})["supp_pos"] = pos
         except index.connection.Error as exc:
             _degrade(result, f"FTS query failed ({exc}); no text candidates")
             fts = {}
@@ -84,6 +91,35 @@ def gather(
         _vector_candidates(index, query, limit, embedder, result, rows)
     result.rows = sorted(rows.values(), key=lambda r: r.chunk_id)
     return result
+
+
+def _text_list(
+    index: MemoryIndex, plan: KeywordPlan, limit: int, *, evergreen: bool
+) -> list[tuple[int, float]]:
+    """The FTS list (or its evergreen supplement): FTS matches by rank, then — only with
+    LIKE keywords and fewer than ``limit`` FTS matches — LIKE-only rows by rowid, with
+    rank ``LIKE_RANK`` (below any FTS5 bm25 match, whose idf is at least 1e-6). Any limit
+    gives a prefix of a wider one's list."""
+    out: list[tuple[int, float]] = []
+    if plan.match is not None:
+        sql = _SUPPLEMENT_SQL if evergreen else _FTS_SQL
+        out = [(int(r), float(k)) for r, k in index.db.execute(sql, (plan.match, limit))]
+    if not plan.like or len(out) >= limit:
+        return out
+    seen = {rowid for rowid, _ in out}
+    where = " OR ".join(["text LIKE ? ESCAPE '\\'"] * len(plan.like))
+    if evergreen:
+        where = f"({where}) AND source IN ('global', 'workspace')"
+    patterns = ["%" + _escape_like(word) + "%" for word in plan.like]
+    sql = f"SELECT rowid FROM chunks WHERE {where} ORDER BY rowid LIMIT ?"
+    for (rowid,) in index.db.execute(sql, (*patterns, limit + len(out))):
+        if rowid not in seen and len(out) < limit:
+            out.append((int(rowid), LIKE_RANK))
+    return out
+
+
+def _escape_like(word: str) -> str:
+    return word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 def _vector_candidates(

@@ -25,7 +25,7 @@ from memlab.config import SearchConfig
 from memlab.datasets import Dataset, load_dataset
 from memlab.eval.embedders import evaluation_embedder
 from memlab.eval.measures import DEFAULT_TOKEN_BUDGET
-from memlab.eval.prepare import Prepared, gather_batch, prepare
+from memlab.eval.prepare import Prepared, gather_batch, keyword_mode, prepare
 from memlab.eval.runs import RunResult, needed_limit
 from memlab.search.candidates_batch import CandidateBatch, FloatArray
 from memlab.search.pipeline import Hit, hits_of
@@ -92,7 +92,9 @@ class Sweep:
     def ensure_limit(self, limit: int, *, progress: bool = False) -> CandidateBatch:
         """The candidate batch, gathered (once) at ``limit`` or wider."""
         if self._state is None or self._state[0].limit < limit:
-            batch = gather_batch(self.prepared, limit, progress=progress)
+            batch = gather_batch(
+                self.prepared, limit, progress=progress, keywords=self.base.keywords
+            )
             self._state = (batch, judgements_for(batch, self.prepared))
         return self._state[0]
 
@@ -101,6 +103,7 @@ class Sweep:
     ) -> CandidateBatch:
         """Gather candidates at the widest limit any of these configurations needs."""
         configs = [p.config if isinstance(p, SweepPoint) else p for p in points]
+        keyword_mode([self.base, *configs])  # one keyword reading per candidate batch
         return self.ensure_limit(needed_limit(configs) if configs else 1, progress=progress)
 
     @property
