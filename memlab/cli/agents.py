@@ -67,11 +67,21 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cwd", type=Path, help="directory to discover from (default: .)")
     parser.add_argument("--grok-home", type=Path, help="user dir (default: $GROK_HOME or ~/.grok)")
     parser.add_argument("--config", type=Path, metavar="FILE.toml", help="inline roles/personas")
+    parser.add_argument(
+        "--allow-dir",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="also read persona/role files from DIR (default: project, user dir, --config's)",
+    )
     parser.add_argument("--json", action="store_true", help="machine-readable output")
 
 
 def _workspace(args: argparse.Namespace) -> AgentWorkspace:
-    return load_workspace(cwd=args.cwd, grok_home=args.grok_home, config=args.config)
+    return load_workspace(
+        cwd=args.cwd, grok_home=args.grok_home, config=args.config, allow_dirs=args.allow_dir
+    )
 
 
 def run_list(args: argparse.Namespace) -> int:

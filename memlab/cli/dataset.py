@@ -7,6 +7,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from memlab.cli.args import integer
 from memlab.datasets import compute_digest, load_dataset, update_digest, validate_dataset
 from memlab.datasets.importers import IMPORTERS, ImportOptions, import_dataset
 from memlab.datasets.importers.longmemeval import FUTURE_POLICIES
@@ -43,7 +44,10 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("dest", type=Path, metavar="DEST", help="the dataset folder to write")
     p.add_argument(
-        "--seed", type=int, default=None, help="random seed (default: the shipped dataset's)"
+        "--seed",
+        type=integer(0, 2**32 - 1),
+        default=None,
+        help="random seed (default: the shipped dataset's)",
     )
     p.add_argument(
         "--force", action="store_true", help="overwrite a dataset already in DEST (keeps vectors/)"
@@ -86,7 +90,11 @@ def _add_import(sub: Any) -> None:
     p.add_argument(
         "--as-of", dest="as_of", help="evaluation time, ISO 8601 (e.g. 2026-06-30T18:00:00Z)"
     )
-    p.add_argument("--limit", type=int, help="import only the first N questions / conversations")
+    p.add_argument(
+        "--limit",
+        type=integer(1),
+        help="import only the first N questions / conversations",
+    )
     p.add_argument("--split", default="test", help="beir: qrels split to use (default: test)")
     p.add_argument(
         "--future-sessions",

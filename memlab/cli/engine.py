@@ -8,7 +8,15 @@ import sys
 from datetime import datetime, timezone
 from typing import Any
 
-from memlab.config import MemlabConfig, SearchConfig, profile, with_overrides
+from memlab.cli.args import integer, number, time_value, workspace_name
+from memlab.config import (
+    KEYWORD_MODES,
+    MAX_RESULTS,
+    MemlabConfig,
+    SearchConfig,
+    profile,
+    with_overrides,
+)
 from memlab.errors import ConfigError
 from memlab.search.pipeline import SearchResult, search
 from memlab.store.store import MemoryStore
@@ -38,7 +46,9 @@ def register(sub: Any) -> None:
     p.add_argument("root", help="memory root (holds MEMORY.md and workspace directories)")
     _store_args(p)
     p.add_argument("--rebuild", action="store_true", help="delete the index and build it anew")
-    p.add_argument("--now", help="logical time of the indexing (ISO 8601 or unix seconds)")
+    p.add_argument(
+        "--now", type=time_value, help="logical time of the indexing (ISO 8601 or unix seconds)"
+    )
     p.add_argument("--json", action="store_true", help="print a JSON summary")
     p.set_defaults(func=cmd_index)
 
@@ -66,9 +76,13 @@ def register(sub: Any) -> None:
 
 
 def _store_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--workspace", help="workspace directory name (default: the only one)")
     p.add_argument(
-        "--index", dest="index_path", help="index file (default: <workspace>/index.sqlite)"
+        "--workspace", type=workspace_name, help="workspace directory name (default: the only one)"
+    )
+    p.add_argument(
+        "--index",
+        dest="index_path",
+        help="index file (default: <workspace>/index.sqlite); only ever a memlab index",
     )
     p.add_argument(
         "--tokenizer",
@@ -81,17 +95,30 @@ def _store_args(p: argparse.ArgumentParser) -> None:
 def _search_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--profile", default="grok-c0", help="configuration profile (default grok-c0)")
     p.add_argument("--strategy", help="merge strategy: grok, openclaw, rrf, basic-memory")
-    p.add_argument("--half-life", type=float, help="decay half-life in days (0 = no decay)")
+    p.add_argument(
+        "--half-life",
+        type=number(0, hint=" (days; 0 = no decay)"),
+        help="decay half-life in days (0 = no decay)",
+    )
     p.add_argument(
         "--mmr",
         action=argparse.BooleanOptionalAction,
         default=None,
         help="MMR diversity rerank on/off",
     )
-    p.add_argument("--lambda", dest="lam", type=float, help="MMR λ (0..1)")
-    p.add_argument("--max-results", type=int)
-    p.add_argument("--min-score", type=float)
-    p.add_argument("--now", help="search time (ISO 8601 or unix seconds; default: now)")
+    p.add_argument("--lambda", dest="lam", type=number(0, 1), help="MMR λ (0..1)")
+    p.add_argument("--max-results", type=integer(1, MAX_RESULTS), help="hits to return")
+    p.add_argument(
+        "--min-score", type=number(0, 1), help="drop hits whose score is below this (0..1)"
+    )
+    p.add_argument(
+        "--keywords",
+        choices=KEYWORD_MODES,
+        help="c0 (Python \\w, default) or index (read the query with the index's tokenizer)",
+    )
+    p.add_argument(
+        "--now", type=time_value, help="search time (ISO 8601 or unix seconds; default: now)"
+    )
 
 
 def config_from_args(args: argparse.Namespace) -> MemlabConfig:
@@ -104,6 +131,7 @@ def config_from_args(args: argparse.Namespace) -> MemlabConfig:
         ("mmr.lambda", args.lam),
         ("max_results", args.max_results),
         ("min_score", args.min_score),
+        ("keywords", args.keywords),
     ):
         if value is not None:
             overrides[key] = value
@@ -119,14 +147,16 @@ def open_store(args: argparse.Namespace, *, rebuild: bool = False) -> MemoryStor
 
     embedder = get_embedder(args.embedder) if args.embedder else None
     if rebuild:
+        from pathlib import Path
+
+        from memlab.store.guard import remove_index
         from memlab.store.layout import MemoryLayout
 
         layout = MemoryLayout.open(args.root, args.workspace)
-        target = args.index_path or layout.default_index_path
-        for suffix in ("", "-wal", "-shm"):
-            path = type(layout.root)(str(target) + suffix)
-            if path.exists():
-                path.unlink()
+        if args.index_path:
+            remove_index(Path(args.index_path))
+        else:
+            remove_index(layout.default_index_path, layout.root)
     return MemoryStore.open(
         args.root,
         args.workspace,
@@ -138,7 +168,7 @@ def open_store(args: argparse.Namespace, *, rebuild: bool = False) -> MemoryStor
 
 def cmd_index(args: argparse.Namespace) -> int:
     with open_store(args, rebuild=args.rebuild) as store:
-        report = store.build(parse_time(args.now))
+        report = store.build(parse_time(args.now), reclaim_dead=True)
         stats = store.index.stats()
         summary = {
             "root": str(store.layout.root),

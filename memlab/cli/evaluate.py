@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from memlab.cli.args import comma_list
 from memlab.config import SearchConfig, profile, with_overrides
+from memlab.datafile import load_data, parse_data
 from memlab.errors import ConfigError
 from memlab.eval.measures import DEFAULT_MEASURES
 from memlab.eval.runs import DEFAULT_RUNS
@@ -24,6 +24,7 @@ def register(sub: Any) -> None:
     _common(c)
     c.add_argument(
         "--runs",
+        type=comma_list,
         default=",".join(DEFAULT_RUNS),
         help="comma-separated: fts, hybrid, mmr, openclaw, rrf, basic-memory "
         "(the first is the baseline)",
@@ -59,7 +60,9 @@ def _common(p: argparse.ArgumentParser) -> None:
         default="chunk",
         help="rank chunks (default) or files (a file at its best chunk's rank)",
     )
-    p.add_argument("--measures", default=",".join(DEFAULT_MEASURES), help="comma-separated")
+    p.add_argument(
+        "--measures", type=comma_list, default=",".join(DEFAULT_MEASURES), help="comma-separated"
+    )
     p.add_argument(
         "--exclude-tag",
         action="append",
@@ -75,7 +78,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 def parse_value(text: str) -> Any:
     """``--set`` values are YAML scalars: 30, 0.5, true, null, grok."""
-    return yaml.safe_load(text)
+    return parse_data(text, what=f"--set value {text!r}")
 
 
 def base_config(args: argparse.Namespace) -> SearchConfig:
@@ -83,9 +86,7 @@ def base_config(args: argparse.Namespace) -> SearchConfig:
     overrides: dict[str, Any] = {}
     if args.config:
         path = Path(args.config)
-        if not path.is_file():
-            raise ConfigError(f"config file {path} not found")
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = load_data(path, what="config file") or {}
         if not isinstance(data, dict):
             raise ConfigError(f"{path}: expected a mapping of configuration keys")
         overrides.update(_flatten(data))
