@@ -102,6 +102,12 @@ class SearchConfig:
             "candidate_multiplier must be >= 1 (and at most 1000), "
             f"got {self.candidate_multiplier!r}",
         )
+        half_life = self.half_life_days
+        _check(
+            half_life is None or not math.isnan(half_life),
+            "half_life_days must be a number of days or null (no decay), not NaN",
+        )
+        _check(not math.isnan(self.mmr.lambda_), "mmr.lambda must be a number, not NaN")
         if self.keywords not in KEYWORD_MODES:
             raise ConfigError(unknown_name("keywords", self.keywords, KEYWORD_MODES))
         for name in ("min_score", "vector_weight", "text_weight"):

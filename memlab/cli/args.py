@@ -113,6 +113,17 @@ def time_value(value: str) -> str:
     return value
 
 
+def iso_time(value: str) -> str:
+    """A strict ISO 8601 time with a UTC offset (dataset times), e.g. 2026-06-30T18:00:00Z."""
+    from memlab.datasets.timefmt import parse_iso
+
+    try:
+        parse_iso(text(value))
+    except ValueError as exc:
+        _fail(str(exc))
+    return value
+
+
 def workspace_name(value: str) -> str:
     """A workspace: the plain name of a directory in the memory root (checked there)."""
     name = text(value)

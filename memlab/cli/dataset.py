@@ -7,7 +7,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from memlab.cli.args import integer
+from memlab.cli.args import existing_dir, integer, iso_time
 from memlab.datasets import compute_digest, load_dataset, update_digest, validate_dataset
 from memlab.datasets.importers import IMPORTERS, ImportOptions, import_dataset
 from memlab.datasets.importers.longmemeval import FUTURE_POLICIES
@@ -24,16 +24,16 @@ def register(subparsers: Any) -> None:
     sub.required = True
 
     p = sub.add_parser("validate", help="report every problem of a dataset (exit 1 if any error)")
-    p.add_argument("dir", type=Path, help="dataset folder")
+    p.add_argument("dir", type=existing_dir, help="dataset folder")
     p.add_argument("--all", action="store_true", help="show every problem, not the first 50")
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("info", help="summarise a dataset: metadata, groups, queries, judgements")
-    p.add_argument("dir", type=Path, help="dataset folder")
+    p.add_argument("dir", type=existing_dir, help="dataset folder")
     p.set_defaults(func=cmd_info)
 
     p = sub.add_parser("digest", help="print the digest of a dataset's files (--write: store it)")
-    p.add_argument("dir", type=Path, help="dataset folder")
+    p.add_argument("dir", type=existing_dir, help="dataset folder")
     p.add_argument("--write", action="store_true", help="write the digest into manifest.json")
     p.set_defaults(func=cmd_digest)
 
@@ -57,7 +57,7 @@ def register(subparsers: Any) -> None:
     p = sub.add_parser(
         "vectors", help="precompute the vectors of every chunk and query (vectors/<id>.sqlite)"
     )
-    p.add_argument("dir", type=Path, help="dataset folder")
+    p.add_argument("dir", type=existing_dir, help="dataset folder")
     p.add_argument("--embedder", default="minilm", help="provider (default minilm)")
     p.set_defaults(func=cmd_vectors)
 
@@ -88,7 +88,10 @@ def _add_import(sub: Any) -> None:
     p.add_argument("--licence", help="licence to record (default: the source's)")
     p.add_argument("--origin", help="origin to record (default: the source and its sha256)")
     p.add_argument(
-        "--as-of", dest="as_of", help="evaluation time, ISO 8601 (e.g. 2026-06-30T18:00:00Z)"
+        "--as-of",
+        dest="as_of",
+        type=iso_time,
+        help="evaluation time, ISO 8601 (e.g. 2026-06-30T18:00:00Z)",
     )
     p.add_argument(
         "--limit",

@@ -73,8 +73,11 @@ def run_config(args: argparse.Namespace, config: DreamConfig, explicit: set[str]
 
 
 def cmd_run(args: argparse.Namespace, config: DreamConfig, layout: Any, trigger: Any) -> int:
+    from memlab.dream.consolidators import get_consolidator
+
     if args.yes and args.out:
         raise ConfigError("--yes applies to the memory and --out writes elsewhere; choose one")
+    get_consolidator(args.consolidator)  # a bad name fails in a dry run too
     if args.out:
         return _to_out(args, config, layout, trigger)
     if not args.yes:

@@ -195,7 +195,10 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
+    from memlab.search.scoring import get_strategy
+
     cfg = config_from_args(args)
+    get_strategy(cfg.search.strategy)  # an unknown strategy fails before the index is touched
     with open_store(args) as store:
         result = search(
             store,

@@ -37,8 +37,8 @@ from memlab.errors import DatasetError, unknown_name
 _OWNED = (MANIFEST, FILES, QUERIES, README, MEMORY_DIR, GROUPS_DIR)
 
 
-def prepare_dest(dest: Path, force: bool) -> None:
-    """Make ``dest`` ready: create it, or with ``force`` clear a previous dataset in it."""
+def check_dest(dest: Path, force: bool) -> bool:
+    """``DatasetError`` unless a dataset may be written to ``dest``; True if one is there."""
     if dest.exists() and not dest.is_dir():
         raise DatasetError(f"{dest} exists and is not a directory; choose another DEST")
     if dest.is_dir() and any(dest.iterdir()):
@@ -48,6 +48,13 @@ def prepare_dest(dest: Path, force: bool) -> None:
             )
         if not force:
             raise DatasetError(f"{dest} already holds a dataset; pass --force to overwrite it")
+        return True
+    return False
+
+
+def prepare_dest(dest: Path, force: bool) -> None:
+    """Make ``dest`` ready: create it, or with ``force`` clear a previous dataset in it."""
+    if check_dest(dest, force):
         for entry in dest.iterdir():
             if entry.name in _OWNED or (
                 entry.name.startswith("qrels") and entry.name.endswith(".tsv")
