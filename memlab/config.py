@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # Re-exported: the dict conversion is part of the public config API.
-from memlab.config_dict import config_hash, from_dict, to_dict, with_overrides
+from memlab.config_dict import config_hash, flatten, from_dict, to_dict, with_overrides
 from memlab.errors import ConfigError, unknown_name
 
 TOKENIZERS = ("unicode61", "porter", "trigram")
@@ -159,6 +159,11 @@ class WatcherConfig:
     # memlab option (c0: off): a claim whose holder PID is dead on this machine is
     # taken at once instead of after claim_stale_secs (e.g. after a crash).
     reclaim_dead_claims: bool = False
+    # memlab option (c0: off): sync also when nothing changed but chunks lack vectors
+    # (a failed embedding batch, or an index opened with a new embedder), so they are
+    # embedded at the next search. c0 embeds missing vectors only after reindexing a
+    # changed file, so a failed batch waits for the next change.
+    retry_missing_vectors: bool = False
 
 
 @dataclass(frozen=True)
@@ -236,6 +241,7 @@ def profile(name: str = DEFAULT_PROFILE) -> MemlabConfig:
 
 
 __all__ = [
+    "DEFAULT_PROFILE",
     "PROFILES",
     "ChunkingConfig",
     "DreamConfig",
@@ -245,6 +251,7 @@ __all__ = [
     "SearchConfig",
     "WatcherConfig",
     "config_hash",
+    "flatten",
     "from_dict",
     "profile",
     "to_dict",

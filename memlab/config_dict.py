@@ -1,5 +1,6 @@
 """Configuration objects ↔ plain data: ``to_dict``, ``config_hash``, ``from_dict``,
-``with_overrides`` (dotted paths, the grid-file syntax of sweeps).
+``with_overrides`` (dotted paths, the grid-file syntax of sweeps) and ``flatten``
+(nested mappings → dotted paths).
 
 Generic over frozen dataclasses; unknown keys raise ``ConfigError`` with a
 did-you-mean suggestion and the valid keys. Re-exported by ``memlab.config``.
@@ -12,7 +13,7 @@ import hashlib
 import json
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar, Union
 
 from memlab.errors import ConfigError, did_you_mean
@@ -67,6 +68,27 @@ def _field(cls: Any, key: str, where: str) -> tuple[str, str]:
             f" valid keys here: {', '.join(public)}"
         )
     return attr, path
+
+
+def flatten(
+    data: Mapping[str, Any],
+    prefix: str = "",
+    *,
+    leaf: Callable[[Mapping[str, Any]], bool] | None = None,
+) -> dict[str, Any]:
+    """Nested mappings → dotted paths: ``{"mmr": {"lambda": 0.5}}`` → ``{"mmr.lambda": 0.5}``.
+
+    Every mapping is descended into (``source_weights`` too: ``source_weights.session``),
+    except those for which ``leaf`` is true, which stay values.
+    """
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, Mapping) and not (leaf and leaf(value)):
+            out.update(flatten(value, path + ".", leaf=leaf))
+        else:
+            out[path] = value
+    return out
 
 
 def with_overrides(obj: T, overrides: Mapping[str, Any]) -> T:

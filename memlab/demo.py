@@ -1,73 +1,66 @@
-"""``memlab demo``: index the small shipped memory at its logical times and show searches.
+"""The small shipped demo memory (``memlab/data/demo``) and its plan.
 
-Each search prints its hits and the stage-by-stage trace, so a newcomer sees
-decay, the evergreen supplement, the content-free filter, MMR and a degraded
-(FTS-only) search on real SQLite.
+The plan (``files.json``) gives the logical time each file is indexed at, the
+time the searches run at (``as_of``) and the searches the ``memlab demo``
+command shows. ``open_demo_store`` copies the memory into a work folder and
+indexes every file at its logical time, so ages are those of the story, not of
+the copy (DESIGN invariant 3). The command (``memlab.cli.demo``) and the tour
+notebook (``memlab.workbench.demo``) both start here.
 """
 
 from __future__ import annotations
 
 import json
 import shutil
-import tempfile
-from dataclasses import replace
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from memlab.cli.engine import parse_time, print_result
-from memlab.config import MmrConfig, SearchConfig
-from memlab.embeddings.registry import get_embedder
-from memlab.search.pipeline import search
-from memlab.store.store import MemoryStore
+from memlab.embeddings.base import EmbeddingProvider
+from memlab.store.store import MemoryStore, SyncReport
+from memlab.timefmt import parse_iso
+
+
+@dataclass(frozen=True)
+class DemoPlan:
+    """Where the copied memory is, when each file is indexed, and the demo searches."""
+
+    root: Path
+    created_at: dict[str, float]  # path → logical indexing time
+    as_of: float  # the time the searches run at
+    searches: list[dict[str, Any]]
 
 
 def demo_source() -> Path:
     return Path(str(resources.files("memlab") / "data" / "demo"))
 
 
-def prepare_demo(dest: Path) -> tuple[Path, dict[str, Any]]:
-    """Copy the demo memory into ``dest``; return the memory root and the demo plan."""
+def prepare_demo(dest: Path) -> DemoPlan:
+    """Copy the demo memory into ``dest/memory`` (replacing an earlier copy); its plan."""
     src = demo_source()
     plan = json.loads((src / "files.json").read_text(encoding="utf-8"))
     root = dest / "memory"
     if root.exists():
         shutil.rmtree(root)
     shutil.copytree(src / "memory", root)
-    return root, plan
+    times = {path: parse_iso(ts) for path, ts in plan["files"].items()}
+    return DemoPlan(root, times, parse_iso(plan["as_of"]), list(plan["searches"]))
 
 
-def run_demo(out: str | None = None) -> int:
-    dest = Path(out) if out else Path(tempfile.mkdtemp(prefix="memlab-demo-"))
-    dest.mkdir(parents=True, exist_ok=True)
-    root, plan = prepare_demo(dest)
-    times = {path: parse_time(ts) or 0.0 for path, ts in plan["files"].items()}
-    now = parse_time(plan["as_of"]) or 0.0
+def open_demo_store(
+    dest: Path, embedder: EmbeddingProvider | None, *, watch: bool = False
+) -> tuple[MemoryStore, DemoPlan, SyncReport]:
+    """Copy the demo memory into ``dest`` and index it at its logical times (a fresh
+    ``dest/index.sqlite``): the open store, the plan and what indexing did."""
+    plan = prepare_demo(dest)
     index_path = dest / "index.sqlite"
-    if index_path.exists():
-        index_path.unlink()
-    with MemoryStore.open(root, index_path=index_path, embedder=get_embedder("hash")) as store:
-        report = store.replay(times)
-        stats = store.index.stats()
-        print(f"memlab demo — memory at {root}")
-        print(
-            f"indexed {len(report.outcomes)} files at their logical times: {stats.chunks} chunks "
-            f"{stats.by_source}; {report.embedded} vectors (hash embedder)"
-        )
-        print(f"SQLite {store.index.connection.versions()}; searching as of {plan['as_of']}\n")
-        base = SearchConfig(vectors=False)
-        for item in plan["searches"]:
-            print(f"== {item['note']}")
-            configs = [base]
-            if item.get("mmr"):
-                configs.append(replace(base, mmr=MmrConfig(enabled=True, lambda_=0.5)))
-            if item.get("embedder"):
-                store.embedder = get_embedder(item["embedder"])
-                configs = [replace(base, vectors=True)]
-            for cfg in configs:
-                if cfg.mmr.enabled:
-                    print("-- with MMR (λ 0.5):")
-                result = search(store, item["query"], cfg, now, trace=True, record_access=False)
-                print_result(result, cfg, explain=True)
-            print()
-    return 0
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{index_path}{suffix}").unlink(missing_ok=True)
+    store = MemoryStore.open(plan.root, index_path=index_path, embedder=embedder, watch=watch)
+    try:
+        report = store.replay(plan.created_at)
+    except BaseException:
+        store.close()
+        raise
+    return store, plan, report

@@ -97,8 +97,8 @@ def time_value(value: str) -> str:
     """``--now``-style times: ISO 8601 or unix seconds, finite, years 1970–9999."""
     from datetime import datetime, timezone
 
-    from memlab.cli.engine import parse_time
     from memlab.errors import ConfigError
+    from memlab.timefmt import parse_time
 
     try:
         seconds = parse_time(text(value))
@@ -115,7 +115,7 @@ def time_value(value: str) -> str:
 
 def iso_time(value: str) -> str:
     """A strict ISO 8601 time with a UTC offset (dataset times), e.g. 2026-06-30T18:00:00Z."""
-    from memlab.datasets.timefmt import parse_iso
+    from memlab.timefmt import parse_iso
 
     try:
         parse_iso(text(value))

@@ -11,7 +11,7 @@ from memlab.cli.args import existing_dir, integer, iso_time
 from memlab.datasets import compute_digest, load_dataset, update_digest, validate_dataset
 from memlab.datasets.importers import IMPORTERS, ImportOptions, import_dataset
 from memlab.datasets.importers.longmemeval import FUTURE_POLICIES
-from memlab.datasets.timefmt import format_iso
+from memlab.timefmt import format_iso
 
 
 def register(subparsers: Any) -> None:

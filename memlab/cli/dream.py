@@ -12,9 +12,16 @@ from typing import Any
 from memlab.cli.args import existing_file, integer, number, time_value, workspace_name
 from memlab.cli.dream_run import add_run_args, run_config
 from memlab.cli.dream_run import cmd_run as run_command
-from memlab.cli.engine import parse_time
-from memlab.config import DreamConfig, from_dict, profile, with_overrides
+from memlab.cli.options import (
+    add_config_args,
+    parse_assignments,
+    parse_value,
+    read_config_file,
+    resolve_config,
+)
+from memlab.config import DreamConfig, from_dict
 from memlab.errors import ConfigError
+from memlab.timefmt import format_iso, parse_time
 
 
 def register(sub: Any) -> None:
@@ -64,14 +71,11 @@ def register(sub: Any) -> None:
     )
     s.add_argument("--plot", help="write a PNG: fleet runs per hour (or the sweep)")
     s.add_argument("--json", action="store_true", help="print JSON")
-    s.set_defaults(func=cmd_simulate)  # fmt: skip
+    s.set_defaults(func=cmd_simulate)
 
 
 def _config_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--profile", default="grok-c0", help="configuration profile (default grok-c0)")
-    p.add_argument("--config", help="YAML/JSON file: {dream: {...}, simulation: {...}}")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                   help="a Dream setting, e.g. --set min_hours=24 (repeatable)")  # fmt: skip
+    add_config_args(p, "dream", "min_hours=24")
 
 
 def _target_args(p: argparse.ArgumentParser) -> None:
@@ -85,42 +89,11 @@ def _target_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
-def _value(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
-
-
-def _pairs(items: list[str], what: str) -> dict[str, Any]:
-    out = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise ConfigError(f"{what} '{item}' must look like KEY=VALUE")
-        out[key.strip().removeprefix("dream.")] = _value(value)
-    return out
-
-
-def _load_file(path: str | None) -> dict[str, Any]:
-    if not path:
-        return {}
-    from memlab.datafile import load_data
-
-    data = load_data(path, what="config file") or {}
-    if not isinstance(data, dict) or set(data) - {"dream", "simulation", "profile"}:
-        raise ConfigError(f"{path}: expected a mapping with keys dream, simulation, profile")
-    return data
-
-
 def dream_config(args: argparse.Namespace) -> tuple[DreamConfig, dict[str, Any]]:
     """The Dream config (profile, then --config's dream section, then --set) and the
     simulation section of --config."""
-    data = _load_file(getattr(args, "config", None))
-    config = profile(data.get("profile", args.profile)).dream
-    config = with_overrides(config, data.get("dream") or {})
-    config = with_overrides(config, _pairs(args.set, "--set"))
-    return config, dict(data.get("simulation") or {})
+    config, data = resolve_config(args, "dream", extra=("simulation",))
+    return config.dream, dict(data.get("simulation") or {})
 
 
 def _layout(args: argparse.Namespace) -> Any:
@@ -146,16 +119,32 @@ def cmd_check(args: argparse.Namespace) -> int:
     now = time.time() if parsed is None else parsed
     lock = DreamLock.for_workspace(layout.home, config.stale_lock_secs)
     last = lock.last_success()
-    decision = decide(_trigger(args), config, last, scan_sessions(layout.home / "sessions"),
-                      args.session, now, is_subagent=args.subagent)  # fmt: skip
+    decision = decide(
+        _trigger(args),
+        config,
+        last,
+        scan_sessions(layout.home / "sessions"),
+        args.session,
+        now,
+        is_subagent=args.subagent,
+    )
     sessions = list(getattr(decision, "sessions", ()))
     if args.json:
-        print(json.dumps({"decision": decision.kind, "open": decision.is_open,
-                          "reason": decision.reason(), "last_consolidation": last,
-                          "now": now, "sessions": sessions}))  # fmt: skip
+        print(
+            json.dumps(
+                {
+                    "decision": decision.kind,
+                    "open": decision.is_open,
+                    "reason": decision.reason(),
+                    "last_consolidation": last,
+                    "now": now,
+                    "sessions": sessions,
+                }
+            )
+        )
         return 0
     print(f"{decision.kind}: {decision.reason()}")
-    print(f"last consolidation: {_iso(last) if last is not None else 'never (no lock)'}")
+    print(f"last consolidation: {format_iso(last) if last is not None else 'never (no lock)'}")
     for stem in sessions:
         print(f"  {stem}")
     return 0
@@ -163,14 +152,9 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def _explicit_keys(args: argparse.Namespace) -> set[str]:
     """Dream keys the user set by --config or --set (they win over the CLI's safe defaults)."""
-    data = _load_file(getattr(args, "config", None))
-    return set(data.get("dream") or {}) | set(_pairs(args.set, "--set"))
-
-
-def _iso(t: float) -> str:
-    from datetime import datetime, timezone
-
-    return datetime.fromtimestamp(t, tz=timezone.utc).isoformat(timespec="seconds")
+    data = read_config_file(getattr(args, "config", None), "dream", ("simulation",))
+    keys = set(data.get("dream") or {}) | set(parse_assignments(args.set))
+    return {k.removeprefix("dream.") for k in keys}
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -184,7 +168,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from memlab.dream.simulate import load_events, simulate, sweep
 
     config, sim_file = dream_config(args)
-    values = {**sim_file, **_pairs(args.sim, "--sim")}
+    values = {**sim_file, **parse_assignments(args.sim, "--sim")}
     if args.users is not None:
         values["users"] = args.users
     if args.days is not None:
@@ -195,8 +179,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if not args.events:
         check_fleet_fits(params)
     fleet = load_events(args.events, params) if args.events else None
-    grid = {k: v if isinstance(v, list) else [v] for k, v in
-            ((k, _value(f"[{v}]")) for k, v in _pairs(args.sweep, "--sweep").items())}  # fmt: skip
+    grid = _sweep_grid(args.sweep)
     if grid:
         table = sweep(params, config, grid, fleet=fleet, progress=not args.json)
         print(table.to_json(orient="records") if args.json else table.to_string(index=False))
@@ -206,8 +189,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     result = simulate(params, config, fleet=fleet)
     summary = result.summary()
     if args.json:
-        print(json.dumps({k: (None if isinstance(v, float) and not math.isfinite(v) else v)
-                          for k, v in summary.items()}))  # fmt: skip
+        print(
+            json.dumps(
+                {
+                    k: (None if isinstance(v, float) and not math.isfinite(v) else v)
+                    for k, v in summary.items()
+                }
+            )
+        )
     else:
         width = max(len(k) for k in summary)
         for key, value in summary.items():
@@ -218,6 +207,18 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
         save(plot_fleet_runs_per_hour(result), args.plot)
     return 0
+
+
+def _sweep_grid(items: list[str]) -> dict[str, list[Any]]:
+    """``--sweep min_hours=1,4,24`` → ``{"min_hours": [1, 4, 24]}`` (YAML values)."""
+    grid = {}
+    for item in items:
+        key, sep, values = item.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"--sweep expects KEY=V1,V2,…, got '{item}'")
+        parsed = parse_value(f"[{values}]")
+        grid[key.strip().removeprefix("dream.")] = parsed if isinstance(parsed, list) else [parsed]
+    return grid
 
 
 # Simulator state per session, measured at about 210 bytes (20,000 users × 30 days: 745 MB

@@ -4,41 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-from datetime import datetime, timezone
 from typing import Any
 
 from memlab.cli.args import integer, number, time_value, workspace_name
-from memlab.config import (
-    KEYWORD_MODES,
-    MAX_RESULTS,
-    MemlabConfig,
-    SearchConfig,
-    profile,
-    with_overrides,
-)
-from memlab.errors import ConfigError
-from memlab.search.pipeline import SearchResult, search
+from memlab.cli.options import add_config_args, resolve_config
+from memlab.config import KEYWORD_MODES, MAX_RESULTS, MemlabConfig
+from memlab.search.explain import format_result
+from memlab.search.pipeline import search
 from memlab.store.store import MemoryStore
-
-
-def parse_time(value: str | None) -> float | None:
-    """ISO 8601 (``2026-03-01``, ``2026-03-01T09:00:00Z``) or unix seconds → unix seconds."""
-    if value is None:
-        return None
-    try:
-        return float(value)
-    except ValueError:
-        pass
-    try:
-        dt = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        raise ConfigError(
-            f"cannot read time '{value}'; use ISO 8601 such as 2026-03-01T09:00:00Z or unix seconds"
-        ) from None
-    if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=timezone.utc)
-    return dt.timestamp()
+from memlab.timefmt import parse_time
 
 
 def register(sub: Any) -> None:
@@ -93,7 +67,7 @@ def _store_args(p: argparse.ArgumentParser) -> None:
 
 
 def _search_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--profile", default="grok-c0", help="configuration profile (default grok-c0)")
+    add_config_args(p, "search", "half_life_days=30, mmr.lambda=0.5")
     p.add_argument("--strategy", help="merge strategy: grok, openclaw, rrf, basic-memory")
     p.add_argument(
         "--half-life",
@@ -122,24 +96,17 @@ def _search_args(p: argparse.ArgumentParser) -> None:
 
 
 def config_from_args(args: argparse.Namespace) -> MemlabConfig:
-    cfg = profile(args.profile)
-    overrides: dict[str, Any] = {}
-    for key, value in (
-        ("strategy", args.strategy),
-        ("half_life_days", args.half_life),
-        ("mmr.enabled", args.mmr),
-        ("mmr.lambda", args.lam),
-        ("max_results", args.max_results),
-        ("min_score", args.min_score),
-        ("keywords", args.keywords),
-    ):
-        if value is not None:
-            overrides[key] = value
-    if overrides:
-        cfg = MemlabConfig(
-            cfg.profile, cfg.index, with_overrides(cfg.search, overrides), cfg.watcher, cfg.dream
-        )
-    return cfg
+    """The profile, ``--config``, the search flags, then ``--set`` (``cli.options``)."""
+    flags = {
+        "strategy": args.strategy,
+        "half_life_days": args.half_life,
+        "mmr.enabled": args.mmr,
+        "mmr.lambda": args.lam,
+        "max_results": args.max_results,
+        "min_score": args.min_score,
+        "keywords": args.keywords,
+    }
+    return resolve_config(args, "search", flags=flags)[0]
 
 
 def open_store(args: argparse.Namespace, *, rebuild: bool = False) -> MemoryStore:
@@ -211,30 +178,8 @@ def cmd_search(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_dict(include_trace=args.explain), ensure_ascii=False))
     else:
-        print_result(result, cfg.search, explain=args.explain)
+        print(format_result(result, cfg.search, explain=args.explain))
     return 0
-
-
-def print_result(
-    result: SearchResult, cfg: SearchConfig, *, explain: bool, out: Any = None
-) -> None:
-    out = out or sys.stdout
-    flag = "  [DEGRADED: " + "; ".join(result.reasons) + "]" if result.degraded else ""
-    print(
-        f"query: {result.query!r}  ({len(result.hits)} hits, strategy {cfg.strategy}){flag}",
-        file=out,
-    )
-    for rank, hit in enumerate(result.hits, 1):
-        snippet = " ".join(hit.snippet.split())[:100]
-        print(
-            f"  {rank}. {hit.score:.3f}  {hit.chunk_id} [{hit.source}] "
-            f"L{hit.start_line}-{hit.end_line}  {snippet}",
-            file=out,
-        )
-    if explain and result.trace:
-        from memlab.search.explain import format_trace
-
-        print(format_trace(result.trace), file=out)
 
 
 def cmd_embedders(args: argparse.Namespace) -> int:
@@ -252,6 +197,6 @@ def cmd_embedders(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from memlab.demo import run_demo
+    from memlab.cli.demo import run_demo
 
     return run_demo(args.out)

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import Any
 
 from memlab.cli.args import comma_list
-from memlab.config import SearchConfig, profile, with_overrides
-from memlab.datafile import load_data, parse_data
-from memlab.errors import ConfigError
+from memlab.cli.options import add_config_args, resolve_config
+from memlab.config import SearchConfig
 from memlab.eval.measures import DEFAULT_MEASURES
 from memlab.eval.runs import DEFAULT_RUNS
 
@@ -42,16 +40,8 @@ def register(sub: Any) -> None:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("dataset", help="dataset folder (see `memlab dataset validate`)")
-    p.add_argument("--profile", default="grok-c0", help="base configuration profile")
-    p.add_argument("--config", help="YAML/JSON file of search configuration overrides")
-    p.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="one override, dotted path (e.g. half_life_days=30, mmr.lambda=0.5)",
-    )
+    p.add_argument("dataset", help="dataset folder or a shipped dataset's name (agent-memory)")
+    add_config_args(p, "search", "half_life_days=30, mmr.lambda=0.5")
     p.add_argument("--embedder", help="embedding provider (default: the dataset's shipped vectors)")
     p.add_argument("--level", help="judgement level (e.g. session or turn)")
     p.add_argument(
@@ -76,37 +66,18 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bars")
 
 
-def parse_value(text: str) -> Any:
-    """``--set`` values are YAML scalars: 30, 0.5, true, null, grok."""
-    return parse_data(text, what=f"--set value {text!r}")
-
-
 def base_config(args: argparse.Namespace) -> SearchConfig:
-    cfg = profile(args.profile).search
-    overrides: dict[str, Any] = {}
-    if args.config:
-        path = Path(args.config)
-        data = load_data(path, what="config file") or {}
-        if not isinstance(data, dict):
-            raise ConfigError(f"{path}: expected a mapping of configuration keys")
-        overrides.update(_flatten(data))
-    for item in args.set:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise ConfigError(f"--set expects KEY=VALUE, got '{item}'")
-        overrides[key.strip()] = parse_value(value)
-    return with_overrides(cfg, overrides) if overrides else cfg
+    """The search configuration: profile, ``--config``, ``--set`` (``cli.options``)."""
+    return resolve_config(args, "search")[0].search
 
 
-def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in data.items():
-        path = f"{prefix}{key}"
-        if isinstance(value, dict) and key != "source_weights":
-            out.update(_flatten(value, path + "."))
-        else:
-            out[path] = value
-    return out
+def selected_dataset(args: argparse.Namespace) -> Any:
+    """The dataset named on the command line, at ``--level``, without ``--exclude-tag``."""
+    from memlab.datasets import load_dataset
+
+    ds = load_dataset(args.dataset, args.level)
+    tags = getattr(args, "exclude_tag", None)
+    return ds.select(exclude_tags=set(tags)) if tags else ds
 
 
 def _run(args: argparse.Namespace, runs: list[str] | dict[str, SearchConfig]) -> int:
@@ -114,13 +85,12 @@ def _run(args: argparse.Namespace, runs: list[str] | dict[str, SearchConfig]) ->
 
     measures = [m.strip() for m in args.measures.split(",") if m.strip()]
     exp = run_experiment(
-        args.dataset,
+        selected_dataset(args),
         runs,
         base=base_config(args),
         embedder=args.embedder,
         measures=measures,
         unit=args.unit,
-        level=args.level,
         test=getattr(args, "test", "t"),
         out=args.out,
         work_dir=args.work,

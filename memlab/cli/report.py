@@ -83,6 +83,7 @@ def in_ci() -> bool:
 
 def cmd_report(args: argparse.Namespace) -> int:
     from memlab.report.runner import ReportOptions, run_report
+    from memlab.report.summary import summary_text
 
     if args.list:
         return list_notebooks()
@@ -100,7 +101,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         html=not args.no_html,
     )
     result = run_report(options, echo=lambda line: print(line, file=sys.stderr, flush=True))
-    print(result.summary())
+    print(summary_text(result))
     return result.exit_code
 
 

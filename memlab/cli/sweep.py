@@ -10,6 +10,7 @@ from typing import Any
 
 from memlab.cli.args import existing_file, integer, nonempty, number
 from memlab.cli.evaluate import base_config
+from memlab.cli.options import add_config_args
 from memlab.sweep.metrics import SWEEP_MEASURES
 
 EXAMPLE = """\
@@ -74,11 +75,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--top", type=integer(1, 10**6), default=5, help="how many best configurations to show"
     )
-    p.add_argument("--profile", default="grok-c0", help="base configuration profile")
-    p.add_argument("--config", help="YAML/JSON file of base configuration overrides")
-    p.add_argument(
-        "--set", action="append", default=[], metavar="KEY=VALUE", help="one base override"
-    )
+    add_config_args(p, "search", "min_score=0.2 (the base every point starts from)")
     p.add_argument("--level", help="judgement level (e.g. session or turn)")
     p.add_argument("--work", help="where indexes are built (default ~/.cache/memlab/indexes)")
     p.add_argument("--json", action="store_true", help="print the chosen configuration as JSON")

@@ -1,17 +1,32 @@
-"""Memory groups of a dataset: their roots, workspaces, files and per-file times."""
+"""Memory groups of a dataset: their roots, workspaces, files and per-file times.
+
+Several groups may share one root (format 2) and index different workspaces of
+it; the root is scanned once, and a file is ignored only if no group reads it.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
-from memlab.datasets.model import DEFAULT_GROUP, FILES, GROUPS_DIR, MANIFEST, MEMORY_DIR
+from memlab.datasets.fields import Record
+from memlab.datasets.model import (
+    DEFAULT_GROUP,
+    FILES,
+    GROUPS_DIR,
+    MANIFEST,
+    MEMORY_DIR,
+    VERSIONS_DIR,
+    Event,
+    FactText,
+    simulate_versions,
+)
 from memlab.datasets.problems import Severity, ValidationReport
-from memlab.datasets.reader import RawDataset, Record
-from memlab.datasets.scan import ScannedFile, scan_memory, workspace_dirs
+from memlab.datasets.reader import RawDataset
+from memlab.datasets.scan import ScannedFile, count_lines, in_scope, scan_memory, workspace_dirs
 from memlab.datasets.targets import check_path
-from memlab.datasets.timefmt import format_iso
+from memlab.timefmt import format_iso
 
 
 @dataclass
@@ -24,11 +39,32 @@ class GroupInfo:
     files: dict[str, ScannedFile]
     facts: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
     created_at: dict[str, float] = field(default_factory=dict)
+    events: tuple[Event, ...] = ()  # replay order
+    fact_texts: dict[str, FactText] = field(default_factory=dict)  # format 2
+    _versions: dict[str, list[tuple[float, str]]] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         for rel, scanned in sorted(self.files.items()):
             for fact, line in scanned.markers:
                 self.facts.setdefault(fact, []).append((rel, line))
+
+    @property
+    def versions(self) -> dict[str, list[tuple[float, str]]]:
+        """(time, text) of every version of every path over the timeline (no Dream)."""
+        if self._versions is None:
+            self._versions = simulate_versions(self.events)
+        return self._versions
+
+    def n_lines(self, rel: str) -> int:
+        """The most lines ``rel`` ever has (its tree file or any version)."""
+        counts = [count_lines(text) for _, text in self.versions.get(rel, ())]
+        if rel in self.files:
+            counts.append(self.files[rel].n_lines)
+        return max(counts, default=0)
+
+    def first_seen(self, rel: str, text: str | None = None) -> float | None:
+        """When ``rel`` is first written (holding ``text``, if given); None: never."""
+        return next((t for t, v in self.versions.get(rel, ()) if text is None or text in v), None)
 
 
 def _pick_workspace(
@@ -47,36 +83,56 @@ def _pick_workspace(
     return True, named if named is not None else (found[0] if found else None)
 
 
+def root_problem(root: object) -> str | None:
+    """Why a group's ``root`` is not a usable dataset-relative directory, or None."""
+    if not isinstance(root, str) or "\\" in root or root.startswith("/"):
+        return f"root {root!r} must be a dataset-relative POSIX directory"
+    parts = PurePosixPath(root).parts
+    if not parts or any(p in ("", ".", "..") for p in parts) or parts[0] == VERSIONS_DIR:
+        return f"root '{root}' must not be empty, contain '.' or '..', or lie under versions/"
+    return None
+
+
 def _roots(dataset_dir: Path, raw: RawDataset, report: ValidationReport) -> list[tuple[Any, ...]]:
     """(group id, root relative to the dataset, as_of, named workspace) of every group."""
     as_of = raw.manifest.get("as_of")
-    entries = [(g.get("id"), g.get("as_of", as_of), g.get("workspace")) for g in raw.groups]
     warn: Severity = "warning"
-    if not entries:
+    if not raw.groups:
         if (dataset_dir / GROUPS_DIR).exists():
             fix = "list the groups in manifest.json or remove groups/"
             report.add("ignored_files", GROUPS_DIR, None, "ignored: no groups listed", fix, warn)
         return [(DEFAULT_GROUP, MEMORY_DIR, as_of, None)]
-    if (dataset_dir / MEMORY_DIR).exists():
+    entries = []
+    for g in raw.groups:
+        root = g.get("root", f"{GROUPS_DIR}/{g.get('id')}/{MEMORY_DIR}")
+        problem = root_problem(root)
+        if problem:
+            report.add("bad_fields", MANIFEST, None, f"group '{g.get('id')}': {problem}", "fix it")
+            continue
+        entries.append(
+            (g.get("id"), PurePosixPath(root).as_posix(), g.get("as_of", as_of), g.get("workspace"))
+        )
+    used = {root for _, root, _, _ in entries}
+    if (dataset_dir / MEMORY_DIR).exists() and not any(
+        r == MEMORY_DIR or r.startswith(MEMORY_DIR + "/") for r in used
+    ):
         fix = "move it to groups/<id>/memory/ or remove it"
         report.add(
             "ignored_files", MEMORY_DIR, None, "ignored: the manifest lists groups", fix, warn
         )
-    listed = {gid for gid, _, _ in entries}
     for extra in workspace_dirs(dataset_dir / GROUPS_DIR):
-        if extra not in listed:
+        mine = f"{GROUPS_DIR}/{extra}"
+        if not any(r == mine or r.startswith(mine + "/") for r in used):
             fix = "add the group to manifest.json or remove the directory"
-            report.add(
-                "ignored_files", f"{GROUPS_DIR}/{extra}", None, "not a listed group", fix, warn
-            )
-    return [(gid, f"{GROUPS_DIR}/{gid}/{MEMORY_DIR}", t, ws) for gid, t, ws in entries]
+            report.add("ignored_files", mine, None, "not a listed group", fix, warn)
+    return entries
 
 
 def load_groups(
     dataset_dir: Path, raw: RawDataset, report: ValidationReport
 ) -> dict[str, GroupInfo]:
-    """The memory groups with their scanned in-scope files."""
-    groups: dict[str, GroupInfo] = {}
+    """The memory groups with their scanned in-scope files (each root scanned once)."""
+    picked: dict[str, tuple[str, Any, str | None]] = {}  # gid -> (root_rel, as_of, workspace)
     for gid, root_rel, as_of, named in _roots(dataset_dir, raw, report):
         root = dataset_dir / root_rel
         if not root.is_dir():
@@ -85,9 +141,22 @@ def load_groups(
             continue
         ok, workspace = _pick_workspace(root, root_rel, named, gid, report)
         if ok:
-            files = scan_memory(root, root_rel, workspace, report)
-            groups[gid] = GroupInfo(gid, root, root_rel, workspace, as_of, files)
-    return groups
+            picked[gid] = (root_rel, as_of, workspace)
+    scanned: dict[str, dict[str, ScannedFile]] = {}
+    for root_rel in dict.fromkeys(r for r, _, _ in picked.values()):
+        workspaces = [ws for r, _, ws in picked.values() if r == root_rel]
+        scanned[root_rel] = scan_memory(dataset_dir / root_rel, root_rel, workspaces, report)
+    return {
+        gid: GroupInfo(
+            gid,
+            dataset_dir / root_rel,
+            root_rel,
+            ws,
+            as_of,
+            {rel: f for rel, f in scanned[root_rel].items() if in_scope(rel, ws)},
+        )
+        for gid, (root_rel, as_of, ws) in picked.items()
+    }
 
 
 def check_files(raw: RawDataset, groups: dict[str, GroupInfo], report: ValidationReport) -> None:

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memlab.datasets.checks import check_qrels, check_queries
+from memlab.datasets.checks import Levels, NuggetLevels, check_qrels, check_queries
+from memlab.datasets.facts import check_facts, check_markers
 from memlab.datasets.groups import GroupInfo, check_files, load_groups
+from memlab.datasets.locate import resolve_dataset
 from memlab.datasets.model import MANIFEST, Dataset, MemoryGroup, Query
+from memlab.datasets.options import check_options
 from memlab.datasets.problems import ValidationReport
 from memlab.datasets.reader import RawDataset, read_raw
 from memlab.datasets.scan import compute_digest
+from memlab.datasets.timeline import build_events, v1_events
 from memlab.errors import DatasetError, unknown_name
 
 
@@ -22,10 +26,18 @@ def _inspect(path: Path) -> tuple[Dataset | None, ValidationReport]:
     if raw is None:
         return None, report
     groups = load_groups(path, raw, report)
-    check_files(raw, groups, report)
+    if raw.version >= 2:
+        check_options(raw, report)
+        build_events(path, raw, groups, report)
+        check_markers(groups, report)
+        check_facts(raw, groups, report)
+    else:
+        check_files(raw, groups, report)
+        for group in groups.values():
+            group.events = v1_events(group)
     queries = check_queries(raw, groups, report)
-    levels = check_qrels(path, raw, groups, queries, report)
-    digest = compute_digest(path)
+    levels, nuggets = check_qrels(path, raw, groups, queries, report)
+    digest = compute_digest(path, [g.root_rel for g in groups.values()])
     if raw.manifest.get("digest") != digest:
         report.add(
             "digest_mismatch",
@@ -34,14 +46,14 @@ def _inspect(path: Path) -> tuple[Dataset | None, ValidationReport]:
             f"digest {raw.manifest.get('digest')} does not match the files ({digest})",
             f"if the change is intended, run `memlab dataset digest {path} --write`",
         )
-    report.stats = _stats(groups, queries, levels)
+    report.stats = _stats(groups, queries, levels, raw.version)
     if report.errors:
         return None, report
-    return _build(path, raw, groups, queries, levels), report
+    return _build(path, raw, groups, queries, levels, nuggets), report
 
 
 def _stats(
-    groups: dict[str, GroupInfo], queries: list[Query], levels: dict[str, dict[str, dict[str, int]]]
+    groups: dict[str, GroupInfo], queries: list[Query], levels: Levels, version: int
 ) -> dict[str, int]:
     stats = {
         "groups": len(groups),
@@ -50,6 +62,8 @@ def _stats(
         "queries": len(queries),
         "abstention_queries": sum(q.abstention for q in queries),
     }
+    if version >= 2:
+        stats["events"] = sum(len(g.events) for g in groups.values())
     for level, judged in levels.items():
         stats[f"relevant[{level}]"] = sum(g > 0 for j in judged.values() for g in j.values())
     return stats
@@ -60,7 +74,8 @@ def _build(
     raw: RawDataset,
     groups: dict[str, GroupInfo],
     queries: list[Query],
-    levels: dict[str, dict[str, dict[str, int]]],
+    levels: Levels,
+    nuggets: NuggetLevels,
 ) -> Dataset:
     m = raw.manifest
     return Dataset(
@@ -73,13 +88,19 @@ def _build(
         digest=m.get("digest"),
         format_version=m.get("format_version"),
         groups={
-            gid: MemoryGroup(gid, g.root, g.workspace, g.as_of, dict(g.created_at))
+            gid: MemoryGroup(
+                gid, g.root, g.workspace, g.as_of, dict(g.created_at), g.events, g.root_rel
+            )
             for gid, g in groups.items()
         },
         queries=tuple(queries),
         level=raw.levels[0][0],
         qrels_by_level=levels,
         facts={gid: {f: tuple(locs) for f, locs in g.facts.items()} for gid, g in groups.items()},
+        fact_texts={gid: dict(g.fact_texts) for gid, g in groups.items() if g.fact_texts},
+        nuggets_by_level=nuggets,
+        index=dict(m.get("index", {})),
+        timeline=dict(m.get("timeline", {})),
     )
 
 
@@ -89,12 +110,13 @@ def validate_dataset(path: str | Path) -> ValidationReport:
 
 
 def load_dataset(path: str | Path, level: str | None = None) -> Dataset:
-    """Load a dataset; ``DatasetError`` lists every error if it is broken.
+    """Load a dataset (a folder, or a shipped dataset's name such as ``"agent-memory"``);
+    ``DatasetError`` lists every error if it is broken.
 
     ``level`` picks the judgement level (default: the first the manifest lists).
     Warnings (e.g. unjudged queries) do not stop loading; see ``validate_dataset``.
     """
-    dataset, report = _inspect(Path(path).resolve())
+    dataset, report = _inspect(resolve_dataset(path))
     report.raise_if_errors()
     if dataset is None:  # only possible with errors, which raised above
         raise DatasetError(f"dataset {path} could not be loaded")

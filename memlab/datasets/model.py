@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from memlab.errors import DatasetError, unknown_name
 from memlab.store.layout import MemoryLayout
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 1  # what the writer writes unless told otherwise (importers)
+FORMAT_VERSIONS = (1, 2)  # what the loader reads
 MANIFEST = "manifest.json"
 FILES = "files.jsonl"
+FACTS = "facts.jsonl"  # format 2: fact labels outside the indexed text
+VERSIONS_DIR = "versions"  # format 2: file contents other than the final ones
 QUERIES = "queries.jsonl"
 QRELS = "qrels.tsv"
 MEMORY_DIR = "memory"
@@ -23,6 +27,61 @@ DEFAULT_GROUP = "default"  # the id of the one group of a dataset without "group
 DEFAULT_LEVEL = "default"  # the level name of a dataset without a "qrels" list
 
 Judgements = Mapping[str, Mapping[str, int]]  # query_id -> target -> relevance
+# query_id -> target -> the nuggets (positive ids) it carries, for novelty-aware measures
+Nuggets = Mapping[str, Mapping[str, frozenset[int]]]
+
+
+@dataclass(frozen=True)
+class Event:
+    """One change of one memory file at a logical time (a line of files.jsonl).
+
+    ``action`` is "write" (the file's content becomes ``source``'s bytes, or their
+    first ``nbytes``), "append" (``source``'s bytes are appended to the current
+    content) or "delete". ``end`` marks a session log's last write (its session
+    ends: Dream's session-end trigger). ``line`` is the files.jsonl line (0 for an
+    implicit write); replay order is (at, line, path).
+    """
+
+    at: float
+    path: str  # root-relative
+    action: str  # "write" | "append" | "delete"
+    source: Path | None = None  # the file holding the bytes written or appended
+    nbytes: int | None = None
+    end: bool = False
+    line: int = 0
+
+    @property
+    def order(self) -> tuple[float, int, str]:
+        return (self.at, self.line, self.path)
+
+    def data(self) -> bytes:
+        """The bytes this event writes or appends (nothing for a delete)."""
+        if self.source is None:
+            return b""
+        data = self.source.read_bytes()
+        return data if self.nbytes is None else data[: self.nbytes]
+
+
+def simulate_versions(events: Iterable[Event]) -> dict[str, list[tuple[float, str]]]:
+    """Every text each path has over the timeline (no Dream), with the time it appears."""
+    current: dict[str, bytes] = {}
+    versions: dict[str, list[tuple[float, str]]] = {}
+    for e in events:
+        if e.action == "delete":
+            current.pop(e.path, None)
+            continue
+        data = e.data()
+        current[e.path] = current.get(e.path, b"") + data if e.action == "append" else data
+        versions.setdefault(e.path, []).append((e.at, current[e.path].decode("utf-8", "replace")))
+    return versions
+
+
+@dataclass(frozen=True)
+class FactText:
+    """A fact label of format 2: ``text`` is first written into ``path``."""
+
+    path: str
+    text: str
 
 
 @dataclass(frozen=True)
@@ -31,7 +90,8 @@ class MemoryGroup:
 
     ``created_at`` maps every root-relative path the group's index covers (global
     ``*.md`` files and the workspace's ``*.md`` files) to the unix time at which
-    replay must index it.
+    replay first writes it. ``events`` is the group's timeline in replay order (in
+    format 1: one write of each file at its ``created_at``).
     """
 
     id: str
@@ -39,6 +99,8 @@ class MemoryGroup:
     workspace: str | None
     as_of: float
     created_at: Mapping[str, float]
+    events: tuple[Event, ...] = ()
+    root_rel: str = MEMORY_DIR  # the root, relative to the dataset folder
 
     @property
     def layout(self) -> MemoryLayout:
@@ -61,6 +123,7 @@ class Query:
     abstention: bool = False  # nothing in the memory answers it
     stale_targets: tuple[str, ...] = ()  # targets holding a superseded answer
     answer: str | None = None  # informational (from the source dataset)
+    answer_at: float | None = None  # when the answer was written (answer-age buckets)
 
 
 @dataclass(frozen=True)
@@ -79,8 +142,14 @@ class Dataset:
     queries: tuple[Query, ...]
     level: str
     qrels_by_level: Mapping[str, Judgements]
-    # group -> fact id -> ((path, line), ...) where the marker is written
+    # group -> fact id -> ((path, line), ...) where the marker (format 1) or the
+    # fact's text (format 2, its first file) is written
     facts: Mapping[str, Mapping[str, tuple[tuple[str, int], ...]]] = field(default_factory=dict)
+    # format 2: group -> fact id -> its text (resolved by substring, not by marker)
+    fact_texts: Mapping[str, Mapping[str, FactText]] = field(default_factory=dict)
+    nuggets_by_level: Mapping[str, Nuggets] = field(default_factory=dict)
+    index: Mapping[str, Any] = field(default_factory=dict)  # manifest "index" (defaults)
+    timeline: Mapping[str, Any] = field(default_factory=dict)  # manifest "timeline"
 
     @property
     def levels(self) -> tuple[str, ...]:
@@ -89,8 +158,19 @@ class Dataset:
 
     @property
     def qrels(self) -> Judgements:
-        """``{query_id: {target: relevance}}`` at the selected level."""
+        """``{query_id: {target: relevance}}`` at the selected level (max over nuggets)."""
         return self.qrels_by_level[self.level]
+
+    @property
+    def nuggets(self) -> Nuggets:
+        """``{query_id: {target: nuggets}}`` at the selected level (queries judged with
+        nuggets only; a target's nuggets are those it is judged relevant for)."""
+        return self.nuggets_by_level.get(self.level, {})
+
+    @property
+    def dream_default(self) -> bool:
+        """Whether session ends run Dream during replay (manifest ``timeline.dream``)."""
+        return bool(self.timeline.get("dream", False))
 
     def with_level(self, level: str) -> Dataset:
         """The same dataset judged at another level (e.g. "session" or "turn")."""
@@ -145,4 +225,10 @@ class Dataset:
             level: {qid: j for qid, j in judged.items() if qid in ids}
             for level, judged in self.qrels_by_level.items()
         }
-        return dataclasses.replace(self, queries=queries, qrels_by_level=qrels)
+        nuggets = {
+            level: {qid: n for qid, n in judged.items() if qid in ids}
+            for level, judged in self.nuggets_by_level.items()
+        }
+        return dataclasses.replace(
+            self, queries=queries, qrels_by_level=qrels, nuggets_by_level=nuggets
+        )

@@ -31,6 +31,8 @@ KINDS = (
     "unlisted_files",  # a memory file missing from files.jsonl
     "missing_files",  # files.jsonl / manifest naming a file that does not exist
     "ignored_files",  # files under memory/ that no index would read
+    "bad_events",  # a files.jsonl event that cannot be replayed (format 2)
+    "bad_facts",  # a fact text found in no version of its file, or a marker (format 2)
     "digest_mismatch",  # manifest digest differs from the files
 )
 

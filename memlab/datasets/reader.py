@@ -12,58 +12,32 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from memlab.datasets.fields import (
+    EVENT_FIELDS,
+    FACT_FIELDS,
+    FILE_FIELDS,
+    GROUP_FIELDS,
+    LEVEL_FIELDS,
+    MANIFEST_FIELDS,
+    QUERY_FIELDS,
+    Record,
+    check_fields,
+    check_record,
+)
 from memlab.datasets.jsonl import read_jsonl
-from memlab.datasets.model import DEFAULT_LEVEL, FILES, FORMAT_VERSION, MANIFEST, QRELS, QUERIES
+from memlab.datasets.model import (
+    DEFAULT_LEVEL,
+    FACTS,
+    FILES,
+    FORMAT_VERSIONS,
+    MANIFEST,
+    QRELS,
+    QUERIES,
+)
 from memlab.datasets.problems import ValidationReport
-from memlab.datasets.timefmt import parse_iso
-from memlab.errors import did_you_mean
 
-ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]*")  # query, group and level ids
 QRELS_FILE_RE = re.compile(r"qrels[A-Za-z0-9._-]*\.tsv")
-
-# field name -> (expected type name, required)
-_MANIFEST = {
-    "name": ("str", True),
-    "description": ("text", False),
-    "licence": ("str", True),
-    "origin": ("str", True),
-    "as_of": ("time", True),
-    "digest": ("str", True),
-    "format_version": ("int", True),
-    "groups": ("list", False),
-    "qrels": ("list", False),
-    "import": ("dict", False),
-}
-_GROUP = {"id": ("id", True), "as_of": ("time", False), "workspace": ("str", False)}
-_LEVEL = {"level": ("id", True), "file": ("str", True)}
-_FILE = {
-    "path": ("str", True),
-    "created_at": ("time", True),
-    "group": ("id", False),
-    "origin_id": ("str", False),
-}
-_QUERY = {
-    "query_id": ("id", True),
-    "text": ("str", True),
-    "as_of": ("time", False),
-    "group": ("id", False),
-    "category": ("str", False),
-    "tags": ("strs", False),
-    "abstention": ("bool", False),
-    "stale_targets": ("strs", False),
-    "answer": ("text", False),
-}
-
-
-@dataclass
-class Record:
-    """One parsed object: its line, its checked fields (times as unix seconds)."""
-
-    line: int | None
-    values: dict[str, Any]
-
-    def get(self, key: str, default: Any = None) -> Any:
-        return self.values.get(key, default)
+V2_ONLY = {MANIFEST: ("index", "timeline"), "group": ("root",)}
 
 
 @dataclass
@@ -73,86 +47,12 @@ class RawDataset:
     levels: list[tuple[str, str]] = field(default_factory=list)  # (level, file)
     files: list[Record] | None = None  # None: no files.jsonl
     queries: list[Record] = field(default_factory=list)
+    facts: list[Record] | None = None  # None: no facts.jsonl
 
-
-def _typed(kind: str, value: Any) -> tuple[bool, Any, str]:
-    """(ok, converted value, expectation) for one field value."""
-    if kind == "str":
-        return isinstance(value, str) and value.strip() != "", value, "a non-empty string"
-    if kind == "text":
-        return isinstance(value, str), value, "a string"
-    if kind == "id":
-        ok = isinstance(value, str) and ID_RE.fullmatch(value) is not None
-        return ok, value, "an id of letters, digits and . _ : - (no spaces)"
-    if kind == "int":
-        return isinstance(value, int) and not isinstance(value, bool), value, "an integer"
-    if kind == "bool":
-        return isinstance(value, bool), value, "true or false"
-    if kind == "list":
-        return isinstance(value, list), value, "a JSON list"
-    if kind == "dict":
-        return isinstance(value, dict), value, "a JSON object"
-    if kind == "strs":
-        ok = isinstance(value, list) and all(isinstance(v, str) and v for v in value)
-        return ok, tuple(value) if ok else value, "a list of non-empty strings"
-    try:
-        return True, parse_iso(value), ""
-    except ValueError as exc:
-        return False, value, str(exc)
-
-
-def check_record(
-    obj: dict[str, Any],
-    spec: dict[str, tuple[str, bool]],
-    rel: str,
-    line: int | None,
-    report: ValidationReport,
-    what: str,
-) -> Record | None:
-    """Check keys and types against ``spec``; None if a required field is unusable."""
-    values, usable = check_fields(obj, spec, rel, line, report, what)
-    return Record(line, values) if usable else None
-
-
-def check_fields(
-    obj: dict[str, Any],
-    spec: dict[str, tuple[str, bool]],
-    rel: str,
-    line: int | None,
-    report: ValidationReport,
-    what: str,
-) -> tuple[dict[str, Any], bool]:
-    """(the valid fields, converted; whether every required field is valid)."""
-    values: dict[str, Any] = {}
-    usable = True
-    for key in obj:
-        if key not in spec:
-            report.add(
-                "bad_fields",
-                rel,
-                line,
-                f"unknown {what} field '{key}'",
-                f"remove it or rename it;{did_you_mean(key, spec) or ' valid: ' + ', '.join(spec)}",
-            )
-    for key, (kind, required) in spec.items():
-        if key not in obj or obj[key] is None:
-            if required:
-                report.add("bad_fields", rel, line, f"missing {what} field '{key}'", f"add '{key}'")
-                usable = False
-            continue
-        ok, value, expected = _typed(kind, obj[key])
-        if not ok:
-            report.add(
-                "bad_fields",
-                rel,
-                line,
-                f"{what} field '{key}' = {obj[key]!r} is invalid",
-                expected if kind == "time" else f"make it {expected}",
-            )
-            usable = usable and not required
-            continue
-        values[key] = value
-    return values, usable
+    @property
+    def version(self) -> int:
+        version = self.manifest.get("format_version")
+        return version if version in FORMAT_VERSIONS else max(FORMAT_VERSIONS)
 
 
 def read_manifest(dataset_dir: Path, report: ValidationReport) -> RawDataset | None:
@@ -178,29 +78,51 @@ def read_manifest(dataset_dir: Path, report: ValidationReport) -> RawDataset | N
     if not isinstance(obj, dict):
         report.add("malformed_lines", MANIFEST, 1, "expected a JSON object", "fix the JSON")
         return None
-    values, usable = check_fields(obj, _MANIFEST, MANIFEST, None, report, "manifest")
+    values, usable = check_fields(obj, MANIFEST_FIELDS, MANIFEST, None, report, "manifest")
     if not usable:  # keep checking the rest; the errors are reported, nothing will load
         values.setdefault("as_of", math.inf)
     manifest = Record(None, values)
-    if manifest.get("format_version") != FORMAT_VERSION:
+    if manifest.get("format_version") not in FORMAT_VERSIONS:
         report.add(
             "bad_fields",
             MANIFEST,
             None,
             f"format_version {manifest.get('format_version')} is not supported",
-            f"this memlab reads format_version {FORMAT_VERSION}",
+            f"this memlab reads format_version {' or '.join(map(str, FORMAT_VERSIONS))}",
         )
+    elif manifest.get("format_version") == 1:
+        _no_v2_fields(obj, report)
     raw = RawDataset(manifest)
     _read_groups(manifest.get("groups", []), raw, report)
     _read_levels(manifest.get("qrels"), raw, report)
     return raw
 
 
+def _no_v2_fields(obj: dict[str, Any], report: ValidationReport) -> None:
+    """Format-2 fields in a format-1 manifest are errors (they would be ignored)."""
+    used = [k for k in V2_ONLY[MANIFEST] if k in obj]
+    found = obj.get("groups")
+    groups: list[Any] = found if isinstance(found, list) else []
+    used += [
+        f"groups[].{k}"
+        for k in V2_ONLY["group"]
+        if any(k in g for g in groups if isinstance(g, dict))
+    ]
+    for key in used:
+        report.add(
+            "bad_fields",
+            MANIFEST,
+            None,
+            f"'{key}' needs format_version 2",
+            'set "format_version": 2 or remove it',
+        )
+
+
 def _read_groups(items: list[Any], raw: RawDataset, report: ValidationReport) -> None:
     seen: set[str] = set()
     for item in items:
         group = (
-            check_record(item, _GROUP, MANIFEST, None, report, "group")
+            check_record(item, GROUP_FIELDS, MANIFEST, None, report, "group")
             if isinstance(item, dict)
             else None
         )
@@ -233,7 +155,7 @@ def _read_levels(items: list[Any] | None, raw: RawDataset, report: ValidationRep
         return
     for item in items:
         level = (
-            check_record(item, _LEVEL, MANIFEST, None, report, "qrels")
+            check_record(item, LEVEL_FIELDS, MANIFEST, None, report, "qrels")
             if isinstance(item, dict)
             else None
         )
@@ -283,9 +205,21 @@ def read_raw(dataset_dir: Path, report: ValidationReport) -> RawDataset | None:
     raw = read_manifest(dataset_dir, report)
     if raw is None:
         return None
-    raw.files = read_records(dataset_dir, FILES, _FILE, "file", report)
-    queries = read_records(dataset_dir, QUERIES, _QUERY, "query", report)
+    v2 = raw.version >= 2
+    raw.files = read_records(
+        dataset_dir, FILES, EVENT_FIELDS if v2 else FILE_FIELDS, "file", report
+    )
+    queries = read_records(dataset_dir, QUERIES, QUERY_FIELDS, "query", report)
     if queries is None:
         report.add("missing_files", QUERIES, None, "no queries.jsonl", "add one query per line")
     raw.queries = queries or []
+    for rec in raw.queries if not v2 else ():
+        if "answer_at" in rec.values:
+            fix = 'set "format_version": 2 in manifest.json or drop the field'
+            report.add("bad_fields", QUERIES, rec.line, "'answer_at' needs format_version 2", fix)
+    raw.facts = read_records(dataset_dir, FACTS, FACT_FIELDS, "fact", report)
+    if raw.facts is not None and not v2:
+        fix = 'set "format_version": 2 (and drop the markers) or remove facts.jsonl'
+        report.add("bad_fields", FACTS, None, "facts.jsonl needs format_version 2", fix)
+        raw.facts = None
     return raw

@@ -5,7 +5,8 @@ Rules, for a chunk record (chunk_id, path, start_line, end_line, text):
 * ``path`` matches every chunk of that file;
 * ``path#La-Lb`` matches the chunks of that file whose line span overlaps a..b;
 * ``fact:<id>`` matches every chunk whose text contains ``<!-- fact:<id> -->``
-  (a marker carried into the next chunk's overlap matches that chunk too).
+  (a marker carried into the next chunk's overlap matches that chunk too) — in
+  format 2, every chunk whose text contains the fact's text (facts.jsonl).
 
 A chunk gets the maximum grade of the targets it matches. Paths are
 root-relative, so chunks must come from the query's own group.
@@ -17,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from memlab.datasets.model import Dataset, MemoryGroup
+from memlab.datasets.model import Dataset, FactText, MemoryGroup
 from memlab.datasets.targets import FACT_MARKER_RE, Target, parse_target
 from memlab.errors import DatasetError, unknown_name
 from memlab.store.chunker import chunk_markdown
@@ -52,7 +53,8 @@ class ChunkRecord:
 def chunk_group(
     group: MemoryGroup, *, max_bytes: int = 1600, overlap_chars: int = 320
 ) -> list[ChunkRecord]:
-    """Chunk every file a group's index covers, in path order, with ``chunk_markdown``."""
+    """Chunk every file a group's index covers, in path order, with ``chunk_markdown``
+    (the memory tree's content: in format 2 the final version of each file)."""
     layout = group.layout
     records: list[ChunkRecord] = []
     for rel in sorted(group.created_at):
@@ -83,9 +85,16 @@ def _matches(target: Target, chunk: ChunkLike, facts: set[str]) -> bool:
     return chunk.start_line <= target.end_line and target.start_line <= chunk.end_line
 
 
-def resolve_targets(targets: Iterable[str], chunks: Sequence[ChunkLike]) -> dict[str, list[str]]:
-    """``{target: [chunk ids in chunk order]}`` (an unmatched target maps to ``[]``)."""
+def resolve_targets(
+    targets: Iterable[str],
+    chunks: Sequence[ChunkLike],
+    facts: Mapping[str, FactText] | None = None,
+) -> dict[str, list[str]]:
+    """``{target: [chunk ids in chunk order]}`` (an unmatched target maps to ``[]``).
+
+    ``facts`` (format 2) gives each fact's text; a fact not in it resolves by marker."""
     parsed = {t: parse_target(t) for t in targets}
+    facts = facts or {}
     by_path: dict[str, list[ChunkLike]] = {}
     by_fact: dict[str, list[str]] = {}
     for chunk in chunks:
@@ -95,7 +104,10 @@ def resolve_targets(targets: Iterable[str], chunks: Sequence[ChunkLike]) -> dict
                 by_fact.setdefault(fact, []).append(chunk.chunk_id)
     out: dict[str, list[str]] = {}
     for raw, target in parsed.items():
-        if target.fact is not None:
+        if target.fact is not None and target.fact in facts:
+            text = facts[target.fact].text
+            out[raw] = [c.chunk_id for c in chunks if text in c.text]
+        elif target.fact is not None:
             out[raw] = list(by_fact.get(target.fact, []))
         else:
             out[raw] = [
@@ -135,7 +147,8 @@ def resolve_qrels(
         dataset.qrels if level is None else dataset.with_level(level).qrels
     )
     wanted = {q.query_id for q in dataset.queries if q.group == gid and q.query_id in judged}
-    resolved = resolve_targets({t for qid in wanted for t in judged[qid]}, chunks)
+    facts = dataset.fact_texts.get(gid)
+    resolved = resolve_targets({t for qid in wanted for t in judged[qid]}, chunks, facts)
     out: dict[str, dict[str, int]] = {}
     for q in dataset.queries:
         if q.query_id not in wanted:
@@ -154,7 +167,8 @@ def resolve_stale_targets(
     """``{query_id: [chunk ids holding a superseded answer]}`` for queries with stale targets."""
     gid = _group_id(dataset, group)
     queries = [q for q in dataset.queries if q.group == gid and q.stale_targets]
-    resolved = resolve_targets({t for q in queries for t in q.stale_targets}, chunks)
+    facts = dataset.fact_texts.get(gid)
+    resolved = resolve_targets({t for q in queries for t in q.stale_targets}, chunks, facts)
     out: dict[str, list[str]] = {}
     for q in queries:
         ids = [cid for t in q.stale_targets for cid in resolved[t]]

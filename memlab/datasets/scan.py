@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from memlab.datasets.model import FILES, GROUPS_DIR, MEMORY_DIR, QUERIES
+from memlab.datasets.model import (
+    FACTS,
+    FILES,
+    GROUPS_DIR,
+    MANIFEST,
+    MEMORY_DIR,
+    QUERIES,
+    VERSIONS_DIR,
+)
 from memlab.datasets.problems import ValidationReport
 from memlab.datasets.targets import FACT_MARKER_RE
 
@@ -54,9 +64,10 @@ def in_scope(rel: str, workspace: str | None) -> bool:
 
 
 def scan_memory(
-    root: Path, root_rel: str, workspace: str | None, report: ValidationReport
+    root: Path, root_rel: str, workspaces: Sequence[str | None], report: ValidationReport
 ) -> dict[str, ScannedFile]:
-    """The in-scope Markdown files of a memory root; everything else is reported."""
+    """The Markdown files of a memory root that an index of one of ``workspaces`` reads
+    (the groups sharing the root); everything else is reported."""
     files: dict[str, ScannedFile] = {}
     for rel, is_link in _walk(root):
         shown = f"{root_rel}/{rel}"
@@ -70,11 +81,12 @@ def scan_memory(
                 "warning",
             )
             continue
-        if not in_scope(rel, workspace):
+        if not any(in_scope(rel, ws) for ws in workspaces):
+            named = ", ".join(sorted(ws for ws in workspaces if ws)) or "none"
             why = (
                 "not a Markdown file"
                 if not rel.endswith(".md")
-                else (f"outside the index scope (workspace {workspace or 'none'})")
+                else (f"outside the index scope (workspace {named})")
             )
             report.add(
                 "ignored_files",
@@ -106,40 +118,64 @@ def _scan_file(path: Path, rel: str, shown: str, report: ValidationReport) -> Sc
     return scanned
 
 
-def digest_listing(dataset_dir: Path) -> list[tuple[str, str]]:
+def manifest_roots(dataset_dir: Path) -> list[str]:
+    """The ``root`` of every group the manifest names (format 2), best effort."""
+    try:
+        manifest = json.loads((dataset_dir / MANIFEST).read_text(encoding="utf-8"))
+        groups = manifest.get("groups") or []
+        return [g["root"] for g in groups if isinstance(g.get("root"), str)]
+    except (OSError, ValueError, AttributeError, TypeError):
+        return []
+
+
+def _safe_root(root: str) -> bool:
+    parts = PurePosixPath(root).parts
+    return bool(parts) and not root.startswith("/") and not any(p in ("", ".", "..") for p in parts)
+
+
+def digest_listing(dataset_dir: Path, roots: Iterable[str] | None = None) -> list[tuple[str, str]]:
     """(dataset-relative path, sha256 hex) of every file the digest covers, sorted by path.
 
-    Covered: every ``*.md`` file under ``memory/`` and ``groups/*/memory/``,
-    ``files.jsonl``, ``queries.jsonl`` and every top-level ``qrels*.tsv``. Not
-    covered: ``manifest.json``, ``README.md``, ``vectors/`` and anything else (an
+    Covered: every ``*.md`` file under ``memory/``, ``groups/*/memory/`` and the
+    groups' own roots (``roots``; default: as the manifest names them),
+    ``files.jsonl``, ``queries.jsonl``, ``facts.jsonl``, every top-level
+    ``qrels*.tsv`` and every file under ``versions/``. Not covered:
+    ``manifest.json``, ``README.md``, ``vectors/`` and anything else (an
     ``index.sqlite`` or ``.dream-lock`` left by a run does not change the digest).
     """
     paths: list[str] = []
-    roots = [MEMORY_DIR]
+    found = [MEMORY_DIR]
     groups = dataset_dir / GROUPS_DIR
     if groups.is_dir():
-        roots += [
+        found += [
             f"{GROUPS_DIR}/{d.name}/{MEMORY_DIR}" for d in sorted(groups.iterdir()) if d.is_dir()
         ]
-    for root_rel in roots:
+    extra = manifest_roots(dataset_dir) if roots is None else list(roots)
+    found += [r for r in extra if _safe_root(r)]
+    covered: set[str] = set()
+    for root_rel in dict.fromkeys(PurePosixPath(r).as_posix() for r in found):
         root = dataset_dir / root_rel
         if root.is_dir():
-            paths += [
-                f"{root_rel}/{rel}" for rel, link in _walk(root) if rel.endswith(".md") and not link
-            ]
+            for rel, link in _walk(root):
+                if rel.endswith(".md") and not link:
+                    covered.add(f"{root_rel}/{rel}")
+    versions = dataset_dir / VERSIONS_DIR
+    if versions.is_dir():
+        covered |= {f"{VERSIONS_DIR}/{rel}" for rel, link in _walk(versions) if not link}
+    paths = sorted(covered)
     for entry in sorted(dataset_dir.iterdir()) if dataset_dir.is_dir() else []:
         name = entry.name
         if entry.is_file() and (
-            name in (FILES, QUERIES) or (name.startswith("qrels") and name.endswith(".tsv"))
+            name in (FILES, QUERIES, FACTS) or (name.startswith("qrels") and name.endswith(".tsv"))
         ):
             paths.append(name)
     ordered = sorted(paths, key=lambda p: p.encode("utf-8"))
     return [(p, hashlib.sha256((dataset_dir / p).read_bytes()).hexdigest()) for p in ordered]
 
 
-def compute_digest(dataset_dir: str | Path) -> str:
+def compute_digest(dataset_dir: str | Path, roots: Iterable[str] | None = None) -> str:
     """``sha256:<hex>`` of the ``sha256sum``-style listing ``<hex>  <path>\\n`` of covered files."""
-    listing = digest_listing(Path(dataset_dir))
+    listing = digest_listing(Path(dataset_dir), roots)
     text = "".join(f"{h}  {p}\n" for p, h in listing)
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 

@@ -19,7 +19,7 @@ from pathlib import PurePosixPath
 FACT_PREFIX = "fact:"
 FACT_ID = r"[A-Za-z0-9][A-Za-z0-9._-]*"
 FACT_MARKER_RE = re.compile(r"<!-- fact:(" + FACT_ID + r") -->")
-_FACT_ID_RE = re.compile(FACT_ID)
+FACT_ID_RE = re.compile(FACT_ID)
 _SPAN_RE = re.compile(r"(?P<path>[^#\s]+)(?:#L(?P<start>[0-9]+)(?:-L(?P<end>[0-9]+))?)?")
 
 
@@ -43,7 +43,7 @@ class Target:
 
 def fact_marker(fact_id: str) -> str:
     """The HTML comment that anchors ``fact:<fact_id>`` in memory text."""
-    if not _FACT_ID_RE.fullmatch(fact_id):
+    if not FACT_ID_RE.fullmatch(fact_id):
         raise ValueError(f"fact id {fact_id!r} must match {FACT_ID}")
     return f"<!-- fact:{fact_id} -->"
 
@@ -71,7 +71,7 @@ def parse_target(text: str) -> Target:
         raise ValueError(f"target {text!r} is empty or contains whitespace")
     if text.startswith(FACT_PREFIX):
         fact = text[len(FACT_PREFIX) :]
-        if not _FACT_ID_RE.fullmatch(fact):
+        if not FACT_ID_RE.fullmatch(fact):
             raise ValueError(f"fact target '{text}' must look like fact:<id> with <id> = {FACT_ID}")
         return Target(raw=text, fact=fact)
     match = _SPAN_RE.fullmatch(text)

@@ -28,9 +28,12 @@ Run = dict[str, dict[str, float]]
 
 def parse_qrels(
     lines: Iterable[tuple[int, str]], rel: str, report: ValidationReport
-) -> list[tuple[int, str, str, int]]:
-    """(line, query_id, doc_id, relevance) rows; malformed rows become problems."""
-    rows: list[tuple[int, str, str, int]] = []
+) -> list[tuple[int, str, str, int, str]]:
+    """(line, query_id, doc_id, relevance, second column) rows; malformed rows are problems.
+
+    The second column is TREC's iteration (ignored); memlab datasets of format 2
+    use it as the nugget (``memlab.datasets``)."""
+    rows: list[tuple[int, str, str, int, str]] = []
     for number, text in lines:
         if not text.strip():
             continue
@@ -55,7 +58,7 @@ def parse_qrels(
                 "use 0 (judged non-relevant), 1 (partial) or 2 (answer)",
             )
             continue
-        rows.append((number, cols[0], cols[2], grade))
+        rows.append((number, cols[0], cols[2], grade, cols[1]))
     return rows
 
 
@@ -70,7 +73,7 @@ def read_qrels(path: str | Path) -> Qrels:
     report = ValidationReport(path)
     qrels: Qrels = {}
     lines = decode_lines(path.read_bytes(), path.name, report)
-    for number, qid, doc, grade in parse_qrels(lines, path.name, report):
+    for number, qid, doc, grade, _ in parse_qrels(lines, path.name, report):
         judged = qrels.setdefault(qid, {})
         if doc in judged:
             report.add(
@@ -85,14 +88,20 @@ def read_qrels(path: str | Path) -> Qrels:
     return qrels
 
 
-def write_qrels(path: str | Path, qrels: Mapping[str, Mapping[str, int]]) -> None:
-    """Write 4-column qrels (tab-separated) in the mapping's order."""
+def write_qrels(
+    path: str | Path, qrels: Mapping[str, Mapping[str, int] | Mapping[tuple[str, int], int]]
+) -> None:
+    """Write 4-column qrels (tab-separated) in the mapping's order.
+
+    A judgement keyed ``(doc, nugget)`` writes the nugget in the second column
+    (format 2); a plain ``doc`` key writes 0."""
     out = []
     for qid, judged in qrels.items():
-        for doc, grade in judged.items():
+        for key, grade in judged.items():
+            doc, nugget = key if isinstance(key, tuple) else (key, 0)
             if any(ch.isspace() for ch in qid + doc):
                 raise DatasetError(f"qrels ids must not contain whitespace: '{qid}' '{doc}'")
-            out.append(f"{qid}\t0\t{doc}\t{int(grade)}\n")
+            out.append(f"{qid}\t{int(nugget)}\t{doc}\t{int(grade)}\n")
     Path(path).write_bytes("".join(out).encode("utf-8"))
 
 

@@ -4,67 +4,44 @@ Memory files are written as they are added (so large imports stay small in
 memory); ``finish()`` writes files.jsonl, queries.jsonl, the qrels files and,
 last, manifest.json with the digest. Output depends only on the calls made:
 sorted JSON keys, ``\\n`` line endings, UTF-8, no clock.
+
+``format_version=2`` (the time-aware format) adds events (``add_event``: a
+prefix of a growing log, a rewrite or an append whose text the writer stores
+under ``versions/``, a deletion, a session end), fact labels (``add_fact``),
+nuggets (``judge(..., nugget=N)``), group roots shared by several workspaces
+(``add_group(..., root=...)``), the manifest's ``index`` and ``timeline``
+defaults and ``answer_at`` on queries. ``finish()`` then validates the dataset
+and raises ``DatasetError`` listing every error (file, line, fix).
 """
 
 from __future__ import annotations
 
-import json
-import shutil
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from memlab.datasets.fields import ID_RE
+from memlab.datasets.folder import prepare_dest, qrels_file, update_digest, write_manifest
+from memlab.datasets.groups import root_problem
 from memlab.datasets.jsonl import write_jsonl
 from memlab.datasets.model import (
+    DEFAULT_GROUP,
     DEFAULT_LEVEL,
+    FACTS,
     FILES,
     FORMAT_VERSION,
+    FORMAT_VERSIONS,
     GROUPS_DIR,
-    MANIFEST,
     MEMORY_DIR,
-    QRELS,
     QUERIES,
-    README,
+    VERSIONS_DIR,
 )
-from memlab.datasets.reader import ID_RE
+from memlab.datasets.options import index_problems, timeline_problems
 from memlab.datasets.scan import compute_digest
-from memlab.datasets.targets import check_path, parse_target
-from memlab.datasets.timefmt import format_iso
+from memlab.datasets.targets import FACT_ID_RE, check_path, parse_target
 from memlab.datasets.trec import write_qrels
 from memlab.errors import DatasetError, unknown_name
-
-# What a rewrite of an existing dataset folder removes (vectors/ and others survive).
-_OWNED = (MANIFEST, FILES, QUERIES, README, MEMORY_DIR, GROUPS_DIR)
-
-
-def check_dest(dest: Path, force: bool) -> bool:
-    """``DatasetError`` unless a dataset may be written to ``dest``; True if one is there."""
-    if dest.exists() and not dest.is_dir():
-        raise DatasetError(f"{dest} exists and is not a directory; choose another DEST")
-    if dest.is_dir() and any(dest.iterdir()):
-        if not (dest / MANIFEST).is_file():
-            raise DatasetError(
-                f"{dest} is not empty and holds no dataset; choose an empty or new DEST"
-            )
-        if not force:
-            raise DatasetError(f"{dest} already holds a dataset; pass --force to overwrite it")
-        return True
-    return False
-
-
-def prepare_dest(dest: Path, force: bool) -> None:
-    """Make ``dest`` ready: create it, or with ``force`` clear a previous dataset in it."""
-    if check_dest(dest, force):
-        for entry in dest.iterdir():
-            if entry.name in _OWNED or (
-                entry.name.startswith("qrels") and entry.name.endswith(".tsv")
-            ):
-                shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
-    dest.mkdir(parents=True, exist_ok=True)
-
-
-def qrels_file(level: str, first: bool) -> str:
-    return QRELS if first else f"qrels.{level}.tsv"
+from memlab.timefmt import format_iso
 
 
 class DatasetWriter:
@@ -83,11 +60,17 @@ class DatasetWriter:
         grouped: bool = False,
         import_info: Mapping[str, Any] | None = None,
         force: bool = False,
+        format_version: int = FORMAT_VERSION,
+        index: Mapping[str, Any] | None = None,
+        timeline: Mapping[str, Any] | None = None,
     ) -> None:
         self.dest = Path(dest)
         self.levels = list(levels)
         if not self.levels or any(not ID_RE.fullmatch(lv) for lv in self.levels):
             raise DatasetError(f"judgement levels {self.levels} must be non-empty ids")
+        if format_version not in FORMAT_VERSIONS:
+            raise DatasetError(f"format_version must be one of {FORMAT_VERSIONS}")
+        self.version = format_version
         self.grouped = grouped
         self.manifest: dict[str, Any] = {
             "name": name,
@@ -95,19 +78,45 @@ class DatasetWriter:
             "licence": licence,
             "origin": origin,
             "as_of": format_iso(as_of),
-            "format_version": FORMAT_VERSION,
+            "format_version": format_version,
         }
         if import_info is not None:
             self.manifest["import"] = dict(import_info)
+        for key, value, problems in (
+            ("index", index, index_problems),
+            ("timeline", timeline, timeline_problems),
+        ):
+            if value is not None:
+                self._needs_v2(f"{key}=")
+                if problems(value):
+                    raise DatasetError("; ".join(what for what, _ in problems(value)))
+                self.manifest[key] = dict(value)
         self.groups: dict[str, dict[str, Any]] = {}
         self.files: list[dict[str, Any]] = []
+        self.facts: list[dict[str, Any]] = []
         self.queries: dict[str, dict[str, Any]] = {}
-        self.qrels: dict[str, dict[str, dict[str, int]]] = {lv: {} for lv in self.levels}
+        self.qrels: dict[str, dict[str, dict[tuple[str, int], int]]] = {
+            lv: {} for lv in self.levels
+        }
+        self._versions: dict[str, int] = {}  # versions/ file stem -> count written
         prepare_dest(self.dest, force)
 
+    def _needs_v2(self, what: str) -> None:
+        if self.version < 2:
+            raise DatasetError(
+                f"{what} needs format_version=2 (DatasetWriter(..., format_version=2))"
+            )
+
     def add_group(
-        self, group_id: str, *, as_of: float | None = None, workspace: str | None = None
+        self,
+        group_id: str,
+        *,
+        as_of: float | None = None,
+        workspace: str | None = None,
+        root: str | None = None,
     ) -> None:
+        """A memory group; ``root`` (format 2) is its dataset-relative memory root, which
+        several groups may share (each indexing its own ``workspace``)."""
         if not self.grouped:
             raise DatasetError("this writer was created with grouped=False")
         if not ID_RE.fullmatch(group_id) or group_id in self.groups:
@@ -117,39 +126,114 @@ class DatasetWriter:
             entry["as_of"] = format_iso(as_of)
         if workspace is not None:
             entry["workspace"] = workspace
+        if root is not None:
+            self._needs_v2("a group root")
+            problem = root_problem(root)
+            if problem:
+                raise DatasetError(problem)
+            entry["root"] = root
         self.groups[group_id] = entry
 
     def memory_root(self, group: str | None = None) -> Path:
         if self.grouped:
             if group not in self.groups:
                 raise DatasetError(unknown_name("group", str(group), self.groups))
-            return self.dest / GROUPS_DIR / group / MEMORY_DIR
+            default = f"{GROUPS_DIR}/{group}/{MEMORY_DIR}"
+            return self.dest / self.groups[group].get("root", default)
         return self.dest / MEMORY_DIR
 
     def add_file(
         self,
         rel: str,
         text: str,
-        created_at: float,
+        created_at: float | None,
         *,
         group: str | None = None,
         origin_id: str | None = None,
     ) -> None:
-        """Write a memory file (UTF-8, ``\\n``) and record its logical creation time."""
+        """Write a memory file (UTF-8, ``\\n``): its final content. With ``created_at``,
+        also record one write of it at that time (format 2: ``None`` = the events say
+        when it is written)."""
         problem = check_path(rel)
         if problem:
             raise DatasetError(problem)
         path = self.memory_root(group) / rel
         if path.exists():
             raise DatasetError(f"memory file {path} is written twice")
+        if created_at is None and self.version < 2:
+            raise DatasetError("format 1 needs the created_at of every file")
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(text.replace("\r\n", "\n").encode("utf-8"))
-        record: dict[str, Any] = {"path": rel, "created_at": format_iso(created_at)}
+        if created_at is None:
+            return
+        key = "at" if self.version >= 2 else "created_at"
+        record: dict[str, Any] = {"path": rel, key: format_iso(created_at)}
         if self.grouped:
             record["group"] = group
         if origin_id is not None:
             record["origin_id"] = origin_id
         self.files.append(record)
+
+    def add_event(
+        self,
+        rel: str,
+        at: float,
+        *,
+        group: str | None = None,
+        nbytes: int | None = None,
+        content: str | None = None,
+        append: str | None = None,
+        delete: bool = False,
+        end: bool = False,
+    ) -> None:
+        """One timeline event (format 2), in the order added. ``nbytes``: the first N
+        bytes of the tree's file; ``content`` / ``append``: this TEXT (stored under
+        versions/); ``delete``; none of them: the tree's whole file. ``end``: the
+        session ends after this write."""
+        self._needs_v2("add_event")
+        if sum(x is not None for x in (nbytes, content, append)) + delete > 1:
+            raise DatasetError("an event has at most one of nbytes, content, append, delete")
+        problem = check_path(rel)
+        if problem:
+            raise DatasetError(problem)
+        self.memory_root(group)  # checks the group
+        record: dict[str, Any] = {"path": rel, "at": format_iso(at)}
+        if self.grouped:
+            record["group"] = group
+        if nbytes is not None:
+            record["bytes"] = int(nbytes)
+        for key, text in (("content", content), ("append", append)):
+            if text is not None:
+                record[key] = self._version_file(group, rel, text)
+        if delete:
+            record["delete"] = True
+        if end:
+            record["end"] = True
+        self.files.append(record)
+
+    def _version_file(self, group: str | None, rel: str, text: str) -> str:
+        """Store ``text`` as ``versions/<group>/<path stem>.v<k><suffix>`` (k counts up)."""
+        stem, dot, suffix = rel.rpartition(".")
+        base = f"{VERSIONS_DIR}/{group or DEFAULT_GROUP}/{stem if dot else rel}"
+        k = self._versions.get(base, 0) + 1
+        self._versions[base] = k
+        name = f"{base}.v{k:03d}" + (f".{suffix}" if dot else "")
+        target = self.dest / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(text.replace("\r\n", "\n").encode("utf-8"))
+        return name
+
+    def add_fact(self, fact_id: str, rel: str, text: str, *, group: str | None = None) -> None:
+        """Label a fact (format 2): ``text`` (one line, exact) is first written into ``rel``."""
+        self._needs_v2("add_fact")
+        if not FACT_ID_RE.fullmatch(fact_id):
+            raise DatasetError(f"fact id {fact_id!r} is not an id (letters, digits, . _ -)")
+        if "\n" in text or not text.strip():
+            raise DatasetError(f"the text of fact '{fact_id}' must be one non-blank line")
+        record = {"fact": fact_id, "path": rel, "text": text}
+        if group is not None:
+            record["group"] = group
+        self.facts.append(record)
 
     def add_query(
         self,
@@ -158,6 +242,7 @@ class DatasetWriter:
         *,
         group: str | None = None,
         as_of: float | None = None,
+        answer_at: float | None = None,
         category: str | None = None,
         tags: Iterable[str] = (),
         abstention: bool = False,
@@ -166,10 +251,13 @@ class DatasetWriter:
     ) -> None:
         if not ID_RE.fullmatch(query_id) or query_id in self.queries:
             raise DatasetError(f"query id '{query_id}' is invalid or used twice")
+        if answer_at is not None:
+            self._needs_v2("answer_at")
         record: dict[str, Any] = {"query_id": query_id, "text": text}
         optional = {
             "group": group if self.grouped else None,
             "as_of": format_iso(as_of) if as_of is not None else None,
+            "answer_at": format_iso(answer_at) if answer_at is not None else None,
             "category": category,
             "tags": list(tags) or None,
             "abstention": abstention or None,
@@ -179,14 +267,28 @@ class DatasetWriter:
         record.update({k: v for k, v in optional.items() if v is not None})
         self.queries[query_id] = record
 
-    def judge(self, query_id: str, target: str, grade: int, *, level: str | None = None) -> None:
-        """Judge ``target`` for a query (the higher grade wins if judged twice)."""
+    def judge(
+        self,
+        query_id: str,
+        target: str,
+        grade: int,
+        *,
+        level: str | None = None,
+        nugget: int = 0,
+    ) -> None:
+        """Judge ``target`` for a query (the higher grade wins if judged twice). A positive
+        ``nugget`` (format 2) names the information facet the target carries."""
         level = self.levels[0] if level is None else level
         if level not in self.qrels:
             raise DatasetError(unknown_name("judgement level", level, self.qrels))
+        if nugget:
+            self._needs_v2("a nugget")
+            if nugget < 0:
+                raise DatasetError(f"nugget {nugget} must be a positive integer (0: none)")
         parse_target(target)
         judged = self.qrels[level].setdefault(query_id, {})
-        judged[target] = max(grade, judged.get(target, grade))
+        key = (target, int(nugget))
+        judged[key] = max(grade, judged.get(key, grade))
 
     def write_text(self, name: str, text: str) -> None:
         """A file beside the dataset that the digest does not cover (e.g. README.md)."""
@@ -195,6 +297,8 @@ class DatasetWriter:
     def finish(self) -> Path:
         write_jsonl(self.dest / FILES, self.files)
         write_jsonl(self.dest / QUERIES, self.queries.values())
+        if self.facts:
+            write_jsonl(self.dest / FACTS, self.facts)
         for i, level in enumerate(self.levels):
             write_qrels(self.dest / qrels_file(level, i == 0), self.qrels[level])
         if self.grouped:
@@ -203,25 +307,14 @@ class DatasetWriter:
             self.manifest["qrels"] = [
                 {"level": lv, "file": qrels_file(lv, i == 0)} for i, lv in enumerate(self.levels)
             ]
-        self.manifest["digest"] = compute_digest(self.dest)
+        roots = [g["root"] for g in self.groups.values() if "root" in g]
+        self.manifest["digest"] = compute_digest(self.dest, roots)
         write_manifest(self.dest, self.manifest)
+        if self.version >= 2:
+            from memlab.datasets.loader import validate_dataset
+
+            validate_dataset(self.dest).raise_if_errors()
         return self.dest
 
 
-def write_manifest(dest: Path, manifest: Mapping[str, Any]) -> None:
-    text = json.dumps(manifest, sort_keys=True, ensure_ascii=False, indent=2) + "\n"
-    (dest / MANIFEST).write_bytes(text.encode("utf-8"))
-
-
-def update_digest(dataset_dir: str | Path) -> str:
-    """Recompute the digest and write it into manifest.json; returns it."""
-    path = Path(dataset_dir) / MANIFEST
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise DatasetError(f"cannot read {path}: {exc}") from None
-    if not isinstance(manifest, dict):
-        raise DatasetError(f"{path} is not a JSON object")
-    manifest["digest"] = compute_digest(dataset_dir)
-    write_manifest(Path(dataset_dir), manifest)
-    return str(manifest["digest"])
+__all__ = ["DatasetWriter", "prepare_dest", "update_digest", "write_manifest"]

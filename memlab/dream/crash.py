@@ -25,9 +25,7 @@ which must lose nothing.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import hashlib
-import io
 import os
 import random
 import signal
@@ -102,7 +100,8 @@ def _initial_memory() -> str:
     return f"# Memory\n\n## Facts\n\n{facts}\n"
 
 
-def _journaled(base: Writer, journal: Path) -> Writer:
+def journaled(base: Writer, journal: Path) -> Writer:
+    """``base`` that first records the text it is about to write (and then that it did)."""
     texts = journal.parent / "texts"
 
     def journaled_write(path: Path, text: str) -> None:
@@ -115,43 +114,24 @@ def _journaled(base: Writer, journal: Path) -> Writer:
     return journaled_write
 
 
-def _cli_runner(workspace: Path, journal: Path) -> Callable[[], object]:
-    """``memlab dream run ROOT --workspace WS --yes --force`` through the CLI's code, its
-    writer journaled (the CLI's default writer is the atomic one)."""
-    from memlab.cli.args import MemlabParser
-    from memlab.cli.dream import register
-    from memlab.dream import write
-
-    write.write_atomic = _journaled(write.write_atomic, journal)  # type: ignore[assignment]
-    parser = MemlabParser(prog="memlab")
-    register(parser.add_subparsers(dest="command"))
-    argv = ["dream", "run", str(workspace.parent), "--workspace", workspace.name, "--yes",
-            "--force", "--set", "stale_lock_secs=0"]  # fmt: skip
-
-    def run() -> object:
-        args = parser.parse_args(argv)
-        with contextlib.redirect_stdout(io.StringIO()):
-            return args.func(args)
-
-    return run
-
-
 def child_loop(workspace: Path, journal: Path, mode: str) -> None:
-    """Runs until killed: three new session logs, then one Dream run, again and again."""
+    """``run_dream`` with c0's in-place write or the atomic one, until killed."""
     # stale_lock_secs 0: each run reclaims the lock; with c0's 3600 s our own live PID
     # would block every run after the first (SPEC §7.4).
-    if mode == "cli":
-        run = _cli_runner(workspace, journal)
-    else:
-        atomic = mode == "atomic"
-        writer = _journaled(write_atomic if atomic else write_in_place, journal)
-        config = DreamConfig(atomic_write=atomic, stale_lock_secs=0.0)
-        consolidator = OfflineConsolidator()
+    atomic = mode == "atomic"
+    writer = journaled(write_atomic if atomic else write_in_place, journal)
+    config = DreamConfig(atomic_write=atomic, stale_lock_secs=0.0)
+    consolidator = OfflineConsolidator()
 
-        def run() -> object:
-            return run_dream(workspace, consolidator, now=time.time(), config=config,
-                             trigger=Trigger.MANUAL, writer=writer)  # fmt: skip
+    def run() -> object:
+        return run_dream(workspace, consolidator, now=time.time(), config=config,
+                         trigger=Trigger.MANUAL, writer=writer)  # fmt: skip
 
+    run_loop(workspace, journal, run)
+
+
+def run_loop(workspace: Path, journal: Path, run: Callable[[], object]) -> None:
+    """Runs until killed: three new session logs, then one Dream run, again and again."""
     sessions = workspace / "sessions"
     print("ready", flush=True)
     for n in range(1_000_000):
@@ -228,10 +208,11 @@ def kill_campaign(
     workdir = Path(workdir)
     mode = "cli" if cli else "atomic" if atomic else "in-place"
     result = CampaignResult(MODE_LABELS[mode])
-    cmd = [sys.executable, "-m", "memlab.dream.crash", "--child"]
     for k in range(kills):
         workspace, journal, initial = _fresh_workspace(workdir, k)
-        args = [*cmd, str(workspace), str(journal), mode]
+        # the CLI mode's child lives in memlab.cli (nothing outside the CLI imports it)
+        module = "memlab.cli.crash" if cli else "memlab.dream.crash"
+        args = [sys.executable, "-m", module, "--child", str(workspace), str(journal), mode]
         child = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
         if child.stdout is None or child.stdout.readline().strip() != "ready":
             child.kill()

@@ -33,10 +33,10 @@ from dataclasses import dataclass
 from memlab.config import DreamConfig
 from memlab.dream.inputs import EXISTING_HEADER, SESSION_SEPARATOR, session_header
 from memlab.errors import ConfigError, unknown_name
+from memlab.timefmt import DAY
 
 ARRIVALS = ("poisson", "diurnal", "weekly")
 START = 1_767_571_200.0  # 2026-01-05T00:00:00Z, a Monday
-DAY = 86_400.0
 
 # Relative session arrival intensity per hour of the day (UTC) and per weekday (Mon first).
 DIURNAL = (

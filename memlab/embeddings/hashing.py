@@ -26,7 +26,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from memlab.embeddings.base import Matrix, normalize_rows
-from memlab.search.keywords import tokenize
+from memlab.text import tokenize
 
 WORD, BIGRAM, TRIGRAM = 1.0, 0.5, 0.3
 _CACHE_LIMIT = 500_000

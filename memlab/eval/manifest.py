@@ -20,9 +20,9 @@ from typing import Any
 
 from memlab import __version__
 from memlab.config import SearchConfig, config_hash, to_dict
-from memlab.datasets.timefmt import format_iso
 from memlab.eval.prepare import Prepared
 from memlab.eval.runs import RunResult
+from memlab.timefmt import format_iso
 
 # Keys whose difference makes two manifests' numbers incomparable.
 COMPARABILITY_KEYS = (

@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from memlab.errors import ConfigError, unknown_name
-from memlab.search.candidates_batch import jaccard, snippet_tokens
+from memlab.text import jaccard, snippet_tokens
 
 DEFAULT_MEASURES = ("nDCG@10", "R@5", "P@5", "RR", "Success@5", "Judged@10", "NumQ")
 AGENT_MEASURES = ("Redundancy", "Stale", "AbstainHits", "Abstained", "Tokens", "OverBudget")

@@ -146,7 +146,7 @@ def _build_group(
             store.replay(dict(g.created_at))
             set_meta(store.index.db, BUILT_KEY, key)
         elif embedder is not None:
-            store.sync()  # embeds any chunk whose vector is still missing
+            store.embed_missing()  # any chunk whose vector is still missing
         rows = store.index.db.execute(
             "SELECT id, path, start_line, end_line, text, source, created_at FROM chunks"
         )

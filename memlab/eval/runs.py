@@ -21,8 +21,8 @@ import numpy as np
 from memlab.config import MmrConfig, SearchConfig
 from memlab.errors import ConfigError, unknown_name
 from memlab.search.candidates_batch import CandidateBatch
-from memlab.search.ranking import rank_batch
-from memlab.search.scoring import get_strategy
+from memlab.search.ranking import RankedBatch, rank_batch
+from memlab.search.scoring import candidate_limit
 
 RANKERS: dict[str, Callable[[SearchConfig], SearchConfig]] = {
     "fts": lambda c: replace(c, vectors=False),
@@ -47,7 +47,7 @@ def ranker_configs(names: Sequence[str], base: SearchConfig) -> dict[str, Search
 def needed_limit(configs: Mapping[str, SearchConfig] | Sequence[SearchConfig]) -> int:
     """The widest candidate limit any configuration needs."""
     values = configs.values() if isinstance(configs, Mapping) else configs
-    return max(get_strategy(c.strategy).candidate_limit(c) for c in values)
+    return max(candidate_limit(c) for c in values)
 
 
 @dataclass
@@ -66,7 +66,12 @@ def run_config(
     name: str, batch: CandidateBatch, config: SearchConfig, now: float | np.ndarray
 ) -> RunResult:
     """Rank every query of ``batch`` under ``config`` (the same core as live search)."""
-    ranked = rank_batch(batch, config, now)
+    return run_of(name, rank_batch(batch, config, now))
+
+
+def run_of(name: str, ranked: RankedBatch) -> RunResult:
+    """The returned hits of every query of a ranked batch, as a run."""
+    batch, config = ranked.batch, ranked.config
     result = RunResult(name, config, {}, {}, {}, {})
     for q, qid in enumerate(batch.query_ids):
         rows = ranked.hits(q)

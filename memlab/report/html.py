@@ -1,4 +1,4 @@
-"""HTML copies of executed notebooks (nbconvert) and the report's index page.
+"""HTML copies of executed notebooks (nbconvert) and the report's index page (Jinja2).
 
 nbconvert's HTML embeds every figure as a ``data:`` URI, so each page is one
 self-contained file that a browser (or CI's artefact viewer) opens offline.
@@ -6,15 +6,12 @@ self-contained file that a browser (or CI's artefact viewer) opens offline.
 
 from __future__ import annotations
 
-import html
 import logging
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from memlab.report.baseline import CheckResult
-    from memlab.report.runner import JobResult
+from memlab.report.baseline import CheckResult
+from memlab.report.results import JobResult
 
 
 def notebook_to_html(notebook: Path, target: Path | None = None) -> Path:
@@ -35,14 +32,39 @@ def notebook_to_html(notebook: Path, target: Path | None = None) -> Path:
     return target
 
 
-_STYLE = """
+_INDEX = """<!DOCTYPE html><html><head><meta charset="utf-8"><title>memlab report</title>
+<style>
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 70em; color: #222; }
 table { border-collapse: collapse; margin: 1em 0; }
 td, th { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .OK { color: #176f2c; font-weight: bold; } .FAIL { color: #b00020; font-weight: bold; }
 .NEW, .SKIP { color: #8a6d00; font-weight: bold; }
+</style></head><body>
+<h1>memlab report — {{ verdict }}</h1>
+<h2>Notebooks</h2><table><tr><th></th><th>notebook</th><th>time</th><th></th></tr>
+{% for job in jobs %}<tr><td class="{{ job.status }}">[{{ job.status }}]</td>
+<td>{% if job.link %}<a href="{{ job.link }}">{{ job.key }}</a>
+{%- else %}{{ job.key }}{% endif %}</td>
+<td class="num">{{ "%.1f" | format(job.seconds) }} s</td><td>{{ job.detail }}</td></tr>
+{% endfor %}</table>
+{% for check in checks %}<h2>Baseline check: {{ check.key }}</h2>
+{% if check.missing_entry %}<p class="SKIP">no baseline entry; write one with --write-baseline</p>
+{% else %}<table><tr><th></th><th>run</th><th>measure</th><th>value</th><th>baseline</th>
+<th>Δ</th><th>tolerance</th><th>note</th></tr>
+{% for c in check.checks %}<tr><td class="{{ c.status }}">[{{ c.status }}]</td><td>{{ c.run }}</td>
+<td>{{ c.measure }}</td><td class="num">{{ c.value | num }}</td>
+<td class="num">{{ c.baseline | num }}</td><td class="num">{{ c.delta | num(signed=True) }}</td>
+<td class="num">{{ "%g" | format(c.tolerance) }}</td><td>{{ c.note }}</td></tr>
+{% endfor %}</table>{% endif %}
+{% endfor %}</body></html>
 """
+
+
+def _num(value: float | None, signed: bool = False) -> str:
+    if value is None:
+        return "-"
+    return f"{value:+.4f}" if signed else f"{value:.4f}"
 
 
 def index_page(
@@ -51,58 +73,22 @@ def index_page(
     checks: Sequence[CheckResult],
     verdict: str,
 ) -> Path:
-    """A small page linking every notebook's HTML, with the baseline checks."""
-    rows = []
-    for job in jobs:
-        status = "OK" if job.ok else "FAIL"
-        link = job.html.relative_to(target.parent).as_posix() if job.html else ""
-        name = f'<a href="{html.escape(link)}">{html.escape(job.key)}</a>' if link else job.key
-        detail = html.escape(job.failure.describe(job.notebook) if job.failure else "")
-        rows.append(
-            f'<tr><td class="{status}">[{status}]</td><td>{name}</td>'
-            f'<td class="num">{job.seconds:.1f} s</td><td>{detail}</td></tr>'
-        )
-    sections = [
-        f"<h1>memlab report — {html.escape(verdict)}</h1>",
-        "<h2>Notebooks</h2><table><tr><th></th><th>notebook</th><th>time</th><th></th></tr>",
-        *rows,
-        "</table>",
+    """A small page linking every notebook's HTML, with the baseline checks (Jinja2,
+    every value escaped)."""
+    import jinja2
+
+    env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
+    env.filters["num"] = _num
+    rows = [
+        {
+            "status": "OK" if job.ok else "FAIL",
+            "key": job.key,
+            "link": job.html.relative_to(target.parent).as_posix() if job.html else "",
+            "seconds": job.seconds,
+            "detail": job.failure.describe(job.notebook) if job.failure else "",
+        }
+        for job in jobs
     ]
-    for check in checks:
-        sections.append(_check_table(check))
-    page = (
-        '<!DOCTYPE html><html><head><meta charset="utf-8"><title>memlab report</title>'
-        f"<style>{_STYLE}</style></head><body>{''.join(sections)}</body></html>"
-    )
+    page = env.from_string(_INDEX).render(verdict=verdict, jobs=rows, checks=checks)
     target.write_text(page, encoding="utf-8")
     return target
-
-
-def _check_table(check: CheckResult) -> str:
-    title = f"<h2>Baseline check: {html.escape(check.key)}</h2>"
-    if check.missing_entry:
-        return title + "<p class='SKIP'>no baseline entry; write one with --write-baseline</p>"
-    head = (
-        "<table><tr><th></th><th>run</th><th>measure</th><th>value</th><th>baseline</th>"
-        "<th>Δ</th><th>tolerance</th><th>note</th></tr>"
-    )
-    body = []
-    for c in check.checks:
-        cells = [
-            f'<td class="{c.status}">[{c.status}]</td>',
-            f"<td>{html.escape(c.run)}</td>",
-            f"<td>{html.escape(c.measure)}</td>",
-            f'<td class="num">{_num(c.value)}</td>',
-            f'<td class="num">{_num(c.baseline)}</td>',
-            f'<td class="num">{_num(c.delta, signed=True)}</td>',
-            f'<td class="num">{c.tolerance:g}</td>',
-            f"<td>{html.escape(c.note)}</td>",
-        ]
-        body.append("<tr>" + "".join(cells) + "</tr>")
-    return title + head + "".join(body) + "</table>"
-
-
-def _num(value: float | None, signed: bool = False) -> str:
-    if value is None:
-        return "-"
-    return f"{value:+.4f}" if signed else f"{value:.4f}"

@@ -21,87 +21,20 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from memlab.errors import ReportError
 from memlab.report import baseline as bl
-from memlab.report.execute import DEFAULT_KERNEL, Failure, check_kernel, run_notebook
+from memlab.report.execute import Failure, check_kernel, run_notebook
 from memlab.report.html import index_page, notebook_to_html
 from memlab.report.locate import default_baseline, resolve_dataset
-from memlab.report.notebooks import Notebook, bind, load_notebooks, parse_assignments
+from memlab.report.notebooks import bind, load_notebooks, parse_assignments
+from memlab.report.results import Job, JobResult, ReportOptions, ReportResult
 from memlab.report.summary import summary_data, summary_text
 
+__all__ = ["ReportOptions", "ReportResult", "baseline_path", "plan", "run_job", "run_report"]
+
 CHECKED_NOTEBOOKS = frozenset({"regression"})
-
-
-@dataclass
-class ReportOptions:
-    notebooks: Sequence[str] = ("regression",)
-    datasets: Sequence[str] = ()
-    params: Sequence[str] = ()  # "name=value" or "notebook.name=value"
-    baseline: Path | None = None  # None: the committed baseline, if there is one
-    out: Path = Path("out/report")
-    quiet: bool = False
-    kernel: str = DEFAULT_KERNEL
-    start_timeout: float = 120.0
-    cell_timeout: float = 900.0
-    write_baseline: Path | None = None
-    notebook_dir: Path | None = None
-    html: bool = True
-
-
-@dataclass(frozen=True)
-class Job:
-    notebook: Notebook
-    dataset: Path | None
-    params: dict[str, Any]
-    out_dir: Path
-
-    @property
-    def key(self) -> str:
-        return f"{self.notebook.name}/{self.dataset.name}" if self.dataset else self.notebook.name
-
-
-@dataclass
-class JobResult:
-    key: str
-    notebook: str
-    out_dir: Path
-    executed: Path
-    seconds: float
-    failure: Failure | None = None
-    html: Path | None = None
-    check: bl.CheckResult | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.failure is None
-
-
-@dataclass
-class ReportResult:
-    out: Path
-    jobs: list[JobResult]
-    baseline: Path | None
-    written_baseline: Path | None = None
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def checks(self) -> list[bl.CheckResult]:
-        return [j.check for j in self.jobs if j.check is not None]
-
-    @property
-    def ok(self) -> bool:
-        return all(j.ok for j in self.jobs) and all(c.ok for c in self.checks)
-
-    @property
-    def exit_code(self) -> int:
-        return 0 if self.ok else 1
-
-    def summary(self) -> str:
-        return summary_text(self)
 
 
 def plan(options: ReportOptions) -> list[Job]:
@@ -214,7 +147,7 @@ def _write_baseline(path: Path, result: ReportResult) -> Path | None:
 def _write_summary(result: ReportResult, options: ReportOptions) -> None:
     out = result.out
     out.mkdir(parents=True, exist_ok=True)
-    (out / "summary.txt").write_text(result.summary() + "\n", encoding="utf-8")
+    (out / "summary.txt").write_text(summary_text(result) + "\n", encoding="utf-8")
     (out / "summary.json").write_text(
         json.dumps(summary_data(result), indent=2, sort_keys=True) + "\n", encoding="utf-8"
     )

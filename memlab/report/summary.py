@@ -7,12 +7,10 @@ The same content goes to the terminal, ``summary.txt`` and (as data)
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from memlab.report.baseline import FAIL, NEW, OK
-
-if TYPE_CHECKING:
-    from memlab.report.runner import ReportResult
+from memlab.report.results import ReportResult
 
 
 def _rel(path: os.PathLike[str] | str) -> str:

@@ -10,7 +10,9 @@
 
 Every failure on the way (an FTS or vector SQL error, a failed embedding,
 sqlite-vec missing) makes the result *degraded* with a reason; the search goes
-on with what is left. c0 swallows SQL errors silently; memlab reports them.
+on with what is left. Each query fails on its own, as in c0: a failed
+supplement keeps the main FTS list, a failed main query keeps the supplement's
+rows. c0 swallows SQL errors silently; memlab reports them.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from memlab.embeddings.base import EmbeddingProvider, checked_embed
 from memlab.errors import EmbeddingError
 from memlab.search.candidates_batch import CandidateRow, QueryCandidates
 from memlab.search.query_terms import KeywordPlan, plan_keywords, printable_query
+from memlab.sources import EVERGREEN_SOURCES
 from memlab.store import vectors
 from memlab.store.index import MemoryIndex
 
@@ -32,7 +35,7 @@ _FTS_SQL = (
 )
 _SUPPLEMENT_SQL = (
     "SELECT f.rowid, f.rank FROM chunks_fts AS f JOIN chunks AS c ON c.rowid = f.rowid "
-    "WHERE chunks_fts MATCH ? AND c.source IN ('global', 'workspace') "
+    f"WHERE chunks_fts MATCH ? AND c.source IN ({', '.join('?' * len(EVERGREEN_SOURCES))}) "
     "ORDER BY f.rank, f.rowid LIMIT ?"
 )
 LIKE_RANK = -1e-9
@@ -75,15 +78,13 @@ def gather(
     for reason in plan.misses:
         _degrade(result, reason)
     if plan.match is not None or plan.like:
-        try:
-            for pos, (rowid, rank) in enumerate(_text_list(index, plan, limit, evergreen=False)):
-                fts[rowid] = {"fts_rank": rank, "fts_pos": pos}
-            if supplement:
-                for pos, (rowid, rank) in enumerate(_text_list(index, plan, limit, evergreen=True)):
-                    fts.setdefault(rowid, {"fts_rank": rank})["supp_pos"] = pos
-        except index.connection.Error as exc:
-            _degrade(result, f"FTS query failed ({exc}); no text candidates")
-            fts = {}
+        main = _text_rows(index, plan, limit, result, evergreen=False)
+        for pos, (rowid, rank) in enumerate(main):
+            fts[rowid] = {"fts_rank": rank, "fts_pos": pos}
+        if supplement:
+            extra = _text_rows(index, plan, limit, result, evergreen=True)
+            for pos, (rowid, rank) in enumerate(extra):
+                fts.setdefault(rowid, {"fts_rank": rank})["supp_pos"] = pos
     rows: dict[str, CandidateRow] = {}
     for rowid, feat in _features(index.db, "rowid", list(fts)).items():
         rows[feat[1]] = _row(feat, **fts[rowid])
@@ -91,6 +92,18 @@ def gather(
         _vector_candidates(index, query, limit, embedder, result, rows)
     result.rows = sorted(rows.values(), key=lambda r: r.chunk_id)
     return result
+
+
+def _text_rows(
+    index: MemoryIndex, plan: KeywordPlan, limit: int, result: QueryCandidates, *, evergreen: bool
+) -> list[tuple[int, float]]:
+    """One text list's (rowid, rank) rows; an SQL error degrades the result and yields none."""
+    what = "evergreen supplement query" if evergreen else "FTS query"
+    try:
+        return _text_list(index, plan, limit, evergreen=evergreen)
+    except index.connection.Error as exc:
+        _degrade(result, f"{what} failed ({exc}); its text candidates are missing")
+        return []
 
 
 def _text_list(
@@ -102,17 +115,23 @@ def _text_list(
     gives a prefix of a wider one's list."""
     out: list[tuple[int, float]] = []
     if plan.match is not None:
-        sql = _SUPPLEMENT_SQL if evergreen else _FTS_SQL
-        out = [(int(r), float(k)) for r, k in index.db.execute(sql, (plan.match, limit))]
+        sql, params = (
+            (_SUPPLEMENT_SQL, (plan.match, *EVERGREEN_SOURCES, limit))
+            if evergreen
+            else (_FTS_SQL, (plan.match, limit))
+        )
+        out = [(int(r), float(k)) for r, k in index.db.execute(sql, params)]
     if not plan.like or len(out) >= limit:
         return out
     seen = {rowid for rowid, _ in out}
     where = " OR ".join(["text LIKE ? ESCAPE '\\'"] * len(plan.like))
+    sources: tuple[str, ...] = ()
     if evergreen:
-        where = f"({where}) AND source IN ('global', 'workspace')"
+        where = f"({where}) AND source IN ({', '.join('?' * len(EVERGREEN_SOURCES))})"
+        sources = EVERGREEN_SOURCES
     patterns = ["%" + _escape_like(word) + "%" for word in plan.like]
     sql = f"SELECT rowid FROM chunks WHERE {where} ORDER BY rowid LIMIT ?"
-    for (rowid,) in index.db.execute(sql, (*patterns, limit + len(out))):
+    for (rowid,) in index.db.execute(sql, (*patterns, *sources, limit + len(out))):
         if rowid not in seen and len(out) < limit:
             out.append((int(rowid), LIKE_RANK))
     return out

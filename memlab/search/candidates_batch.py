@@ -21,15 +21,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from memlab.arrays import BoolArray, FloatArray, IntArray
 from memlab.search.content import is_content_free
-from memlab.search.keywords import tokenize
+from memlab.sources import EVERGREEN_SOURCES
+from memlab.text import jaccard_matrix, jaccard_of_ids, snippet_tokens
 
 ABSENT = np.iinfo(np.int64).max
-EVERGREEN_SOURCES = ("global", "workspace")
-
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True)
@@ -62,11 +59,6 @@ class QueryCandidates:
     degraded: bool = False
     reasons: list[str] = field(default_factory=list)
     vector_used: bool = False
-
-
-def snippet_tokens(text: str) -> frozenset[str]:
-    """MMR tokens of a snippet (SPEC §5): lowercase, split, no empties, as a set."""
-    return frozenset(tokenize(text))
 
 
 @dataclass
@@ -176,47 +168,10 @@ class CandidateBatch:
                 ids_of[text] = np.array([vocab.setdefault(t, len(vocab)) for t in tokens], int)
         row_ids = [ids_of[text] for text in self.text]
         blocks = [
-            _jaccard_of_ids(row_ids[self.offsets[q] : self.offsets[q + 1]], len(vocab)).ravel()
+            jaccard_of_ids(row_ids[self.offsets[q] : self.offsets[q + 1]], len(vocab)).ravel()
             for q in range(self.n_queries)
         ]
         return (np.concatenate(blocks) if blocks else np.zeros(0)), base
-
-
-def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
-    """Both empty → 1; one empty → 0; else |A∩B| / |A∪B|."""
-    if not a and not b:
-        return 1.0
-    if not a or not b:
-        return 0.0
-    return len(a & b) / len(a | b)
-
-
-def jaccard_matrix(token_sets: Sequence[frozenset[str]]) -> FloatArray:
-    """Pairwise ``jaccard`` of many token sets (vectorised; equal entry for entry)."""
-    vocab: dict[str, int] = {}
-    ids = [np.array([vocab.setdefault(t, len(vocab)) for t in s], int) for s in token_sets]
-    return _jaccard_of_ids(ids, len(vocab))
-
-
-def _jaccard_of_ids(ids: Sequence[IntArray], width: int) -> FloatArray:
-    """Pairwise Jaccard of sets given as arrays of distinct token ids < ``width``.
-
-    One sparse incidence product gives every intersection as an exact integer count,
-    so each entry equals ``jaccard(a, b)`` bit for bit (both empty → 1; one empty → 0).
-    """
-    from scipy.sparse import csr_matrix
-
-    n = len(ids)
-    sizes = np.array([len(i) for i in ids], dtype=np.float64)
-    indptr = np.r_[0, np.cumsum(sizes)].astype(np.int64)
-    columns = np.concatenate(ids).astype(np.int64) if n else np.zeros(0, np.int64)
-    incidence = csr_matrix((np.ones(len(columns)), columns, indptr), shape=(n, max(width, 1)))
-    inter = (incidence @ incidence.T).toarray()
-    union = sizes[:, None] + sizes[None, :] - inter
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out: FloatArray = np.where(union > 0, inter / union, 1.0)
-    np.fill_diagonal(out, 1.0)
-    return out
 
 
 def build_batch(items: Sequence[QueryCandidates]) -> CandidateBatch:

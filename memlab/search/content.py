@@ -1,15 +1,17 @@
 """The content-free filter (SPEC §4.3 step 1). Pure.
 
 A chunk is content-free when, after removing ``<!-- … -->`` comments (an
-unterminated ``<!--`` drops the rest of the text), every non-blank line is an
-ATX heading (block quotes count as content); or when its source is evergreen,
-its trimmed text is under 500 bytes and it contains a Dream scaffold marker.
+unterminated ``<!--`` is not a comment: it and the rest of the text stay),
+every non-blank line is an ATX heading (block quotes count as content); or when
+its source is evergreen, its trimmed text is under 500 bytes and it contains a
+Dream scaffold marker.
 """
 
 from __future__ import annotations
 
 import re
 
+from memlab.sources import is_evergreen
 from memlab.store.chunker import heading_level
 
 SCAFFOLD_MARKERS = (
@@ -21,10 +23,8 @@ _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 
 
 def strip_comments(text: str) -> str:
-    """Remove HTML comments; an unterminated ``<!--`` removes everything after it."""
-    text = _COMMENT.sub("", text)
-    start = text.find("<!--")
-    return text if start < 0 else text[:start]
+    """Remove HTML comments; an unterminated ``<!--`` and what follows it stay (SPEC §4.3.1)."""
+    return _COMMENT.sub("", text)
 
 
 def is_scaffold(text: str) -> bool:
@@ -38,4 +38,4 @@ def is_content_free(text: str, source: str) -> bool:
     lines = [ln for ln in strip_comments(text).split("\n") if ln.strip()]
     if all(heading_level(ln) for ln in lines):
         return True
-    return source in ("global", "workspace") and is_scaffold(text)
+    return is_evergreen(source) and is_scaffold(text)

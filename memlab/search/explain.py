@@ -1,27 +1,19 @@
-"""Render a search trace as a fixed-width text table (for ``--explain`` and the demo)."""
+"""Search results as text: the hit list and the stage-by-stage trace table.
+
+``format_result`` is what ``memlab search`` and ``memlab demo`` print;
+``format_trace`` renders a trace (``--explain``) as a fixed-width table.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-COLUMNS = (
-    ("final_rank", "rank", 4),
-    ("chunk_id", "chunk", 34),
-    ("source", "source", 9),
-    ("bm25_rank", "bm25", 7),
-    ("fts", "fts", 5),
-    ("distance", "dist", 5),
-    ("vec", "vec", 5),
-    ("merged", "merged", 6),
-    ("decay", "decay", 5),
-    ("source_weight", "srcw", 5),
-    ("boost", "boost", 5),
-    ("raw", "raw", 5),
-    ("display", "score", 5),
-    ("kept", "kept", 4),
-    ("mmr_position", "mmr", 3),
-)
+from memlab.config import SearchConfig
+from memlab.search.pipeline import SearchResult
+from memlab.search.trace import TRACE_FIELDS
+
+_COLUMNS = [f for f in TRACE_FIELDS if f.width]
 
 
 def _cell(value: Any, width: int) -> str:
@@ -40,11 +32,29 @@ def _cell(value: Any, width: int) -> str:
 
 def format_trace(rows: Sequence[dict[str, Any]]) -> str:
     """One line per candidate; content-free candidates are marked with ``∅``."""
-    header = "  ".join(title.ljust(width) for _, title, width in COLUMNS)
+    header = "  ".join(f.heading.ljust(f.width) for f in _COLUMNS)
     lines = [header, "-" * len(header)]
     for row in rows:
-        cells = [_cell(row.get(key), width) for key, _, width in COLUMNS]
+        cells = [_cell(row.get(f.key), f.width) for f in _COLUMNS]
         mark = "  ∅ content-free" if row.get("content_free") else ""
         mark += "" if row.get("in_set", True) else "  (outside the candidate limit)"
         lines.append("  ".join(cells) + mark)
+    return "\n".join(lines)
+
+
+def format_result(result: SearchResult, config: SearchConfig, *, explain: bool = False) -> str:
+    """The query, its hits (score, chunk, source, lines, snippet) and, with ``explain``,
+    the trace table; a degraded search says why on the first line."""
+    flag = "  [DEGRADED: " + "; ".join(result.reasons) + "]" if result.degraded else ""
+    lines = [
+        f"query: {result.query!r}  ({len(result.hits)} hits, strategy {config.strategy}){flag}"
+    ]
+    for rank, hit in enumerate(result.hits, 1):
+        snippet = " ".join(hit.snippet.split())[:100]
+        lines.append(
+            f"  {rank}. {hit.score:.3f}  {hit.chunk_id} [{hit.source}] "
+            f"L{hit.start_line}-{hit.end_line}  {snippet}"
+        )
+    if explain and result.trace:
+        lines.append(format_trace(result.trace))
     return "\n".join(lines)

@@ -12,7 +12,7 @@ such as ``NEAR``/``AND`` in any case. Any query text is therefore safe.
 
 from __future__ import annotations
 
-import re
+from memlab.text import tokenize
 
 STOP_WORDS: frozenset[str] = frozenset(
     """
@@ -29,29 +29,33 @@ STOP_WORDS: frozenset[str] = frozenset(
 )
 
 
-_WORD = re.compile(r"\w+")  # \w = str.isalnum() or "_" (Unicode)
+KEYWORD = "keyword"
 
 
-def tokenize(text: str) -> list[str]:
-    """Lowercase and split on every character that is not alphanumeric and not ``_``."""
-    return _WORD.findall(text.lower())
-
-
-def _all_numeric(token: str) -> bool:
-    return all(ch.isnumeric() for ch in token)
+def token_outcomes(query: str) -> list[tuple[str, str]]:
+    """Every token of the query and what extraction does with it: ``"keyword"`` or
+    the reason it is dropped (SPEC §4.1 step 2, in the order the rules apply)."""
+    seen: set[str] = set()
+    out = []
+    for token in tokenize(query):
+        if len(token.encode("utf-8")) < 2:
+            why = "dropped: shorter than 2 bytes"
+        elif token in STOP_WORDS:
+            why = "dropped: stop word"
+        elif all(ch.isnumeric() for ch in token):
+            why = "dropped: all digits"
+        elif token in seen:
+            why = "dropped: duplicate"
+        else:
+            why = KEYWORD
+            seen.add(token)
+        out.append((token, why))
+    return out
 
 
 def extract_keywords(query: str) -> list[str]:
     """Keywords of a query, in order of first occurrence (SPEC §4.1)."""
-    seen: set[str] = set()
-    keywords: list[str] = []
-    for token in tokenize(query):
-        if len(token.encode("utf-8")) < 2 or token in STOP_WORDS or _all_numeric(token):
-            continue
-        if token not in seen:
-            seen.add(token)
-            keywords.append(token)
-    return keywords
+    return [token for token, why in token_outcomes(query) if why == KEYWORD]
 
 
 def match_expression(keywords: list[str]) -> str | None:

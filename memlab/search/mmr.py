@@ -18,15 +18,9 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from memlab.search.candidates_batch import (
-    BoolArray,
-    FloatArray,
-    IntArray,
-    jaccard_matrix,
-    snippet_tokens,
-)
-
-EPS = 2.220446049250313e-16
+from memlab.arrays import BoolArray, FloatArray, IntArray
+from memlab.search.scoring import EPS
+from memlab.text import jaccard_matrix, snippet_tokens
 
 # (query indices, picked column per query) -> similarity of each picked item to every
 # column of its query's row, shape (len(queries), N).

@@ -15,32 +15,11 @@ from typing import Any
 from memlab.config import MemlabConfig, SearchConfig
 from memlab.errors import ConfigError
 from memlab.search.candidates import gather
-from memlab.search.candidates_batch import ABSENT, build_batch
+from memlab.search.candidates_batch import build_batch
 from memlab.search.ranking import RankedBatch, rank_batch
-from memlab.search.scoring import get_strategy
+from memlab.search.scoring import candidate_limit
+from memlab.search.trace import json_safe, trace_rows
 from memlab.store.store import MemoryStore, SyncReport
-
-TRACE_COLUMNS = (
-    "chunk_id",
-    "source",
-    "bm25_rank",
-    "fts_pos",
-    "supp_pos",
-    "fts",
-    "distance",
-    "vec_pos",
-    "vec",
-    "merged",
-    "content_free",
-    "decay",
-    "source_weight",
-    "boost",
-    "raw",
-    "display",
-    "kept",
-    "mmr_position",
-    "final_rank",
-)
 
 
 @dataclass(frozen=True)
@@ -75,14 +54,8 @@ class SearchResult:
             "reasons": list(self.reasons),
         }
         if include_trace and self.trace is not None:
-            out["trace"] = [{k: _json_safe(v) for k, v in row.items()} for row in self.trace]
+            out["trace"] = [{k: json_safe(v) for k, v in row.items()} for row in self.trace]
         return out
-
-
-def _json_safe(value: Any) -> Any:
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
 
 
 def search_config(config: SearchConfig | MemlabConfig | None) -> SearchConfig:
@@ -107,7 +80,7 @@ def search(
     if not math.isfinite(now):
         raise ConfigError(f"search time must be a finite number of seconds, got {now!r}")
     report = store.sync(now) if sync else None
-    limit = get_strategy(cfg.strategy).candidate_limit(cfg)
+    limit = candidate_limit(cfg)
     candidates = gather(
         store.index,
         query,
@@ -151,49 +124,3 @@ def hits_of(ranked: RankedBatch, q: int) -> list[Hit]:
         )
         for i in ranked.hits(q)
     ]
-
-
-def _position(value: int) -> int | None:
-    """A list position for the trace; None where the row is not in that list."""
-    return None if value == ABSENT else int(value)
-
-
-def trace_rows(ranked: RankedBatch, q: int) -> list[dict[str, Any]]:
-    """One row per candidate of query ``q`` with every stage's value (in final order first)."""
-    b = ranked.batch
-    rows = list(range(int(b.offsets[q]), int(b.offsets[q + 1])))
-    out: list[dict[str, Any]] = []
-    for i in rows:
-        out.append(
-            {
-                "chunk_id": str(b.chunk_id[i]),
-                "source": str(b.source[i]),
-                "bm25_rank": _json_safe(float(b.fts_rank[i])) if ranked.in_fts[i] else None,
-                "fts_pos": _position(b.fts_pos[i]),
-                "supp_pos": _position(b.supp_pos[i]),
-                "fts": float(ranked.fts[i]),
-                "distance": _json_safe(float(b.distance[i])) if ranked.in_vec[i] else None,
-                "vec_pos": _position(b.vec_pos[i]),
-                "vec": float(ranked.vec[i]),
-                "merged": float(ranked.merged[i]),
-                "content_free": bool(b.content_free[i]),
-                "decay": float(ranked.decay[i]),
-                "source_weight": float(ranked.weight[i]),
-                "boost": float(ranked.boost[i]),
-                "raw": float(ranked.raw[i]),
-                "display": float(ranked.display[i]),
-                "kept": bool(ranked.kept[i]),
-                "mmr_position": int(ranked.mmr_position[i]) or None,
-                "final_rank": int(ranked.final_rank[i]) or None,
-                "in_set": bool(ranked.in_set[i]),
-            }
-        )
-    out.sort(
-        key=lambda r: (
-            r["final_rank"] is None,
-            r["final_rank"] or 0,
-            -float(r["raw"]),
-            str(r["chunk_id"]),
-        )
-    )
-    return out

@@ -23,13 +23,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from memlab.arrays import BoolArray, FloatArray, IntArray
 from memlab.config import SearchConfig
 from memlab.errors import ConfigError
-from memlab.search.candidates_batch import BoolArray, CandidateBatch, FloatArray, IntArray
+from memlab.search.candidates_batch import CandidateBatch
 from memlab.search.mmr import clamp_lambda, mmr_select
 from memlab.search.scoring import (
     StageInput,
     access_boost,
+    candidate_limit,
     decay_factor,
     get_strategy,
     segment_positions,
@@ -89,7 +91,7 @@ def rank_batch(
     stops MMR after ``max_results`` picks (same hits; ``mmr_position`` of the rest is 0).
     """
     strategy = get_strategy(config.strategy)
-    stage = _select(batch, config, strategy.candidate_limit(config))
+    stage = _select(batch, config, candidate_limit(config))
     signals = strategy.score(stage, config)
     decay = decay_factor(
         batch.created_at, _now_rows(now, batch), config.effective_half_life(), batch.evergreen

@@ -17,11 +17,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from memlab.arrays import BoolArray, FloatArray, IntArray
 from memlab.config import SearchConfig
 from memlab.errors import ConfigError, unknown_name
-from memlab.search.candidates_batch import ABSENT, BoolArray, FloatArray, IntArray
+from memlab.search.candidates_batch import ABSENT
+from memlab.timefmt import DAY
 
 EPS = 2.220446049250313e-16  # f64::EPSILON, the min–max guard of c0
+ACCESS_BOOST_RATE = 0.05  # access boost = 1 + rate · ln(1 + access_count)
 RRF_K = 60
 
 
@@ -94,13 +97,34 @@ def decay_factor(
     """Exponential time decay; 1 for evergreen sources, no half-life, or half-life ≤ 0."""
     if half_life_days is None or half_life_days <= 0:
         return np.ones_like(created_at)
-    age_days = np.maximum((now - np.maximum(created_at, 0.0)) / 86400.0, 0.0)
+    age_days = np.maximum((now - np.maximum(created_at, 0.0)) / DAY, 0.0)
     return np.where(evergreen, 1.0, np.exp(-math.log(2.0) / half_life_days * age_days))
 
 
 def access_boost(access_count: FloatArray) -> FloatArray:
     """``1 + 0.05 · ln(1 + access_count)``."""
-    return 1.0 + 0.05 * np.log1p(np.maximum(access_count, 0.0))
+    return 1.0 + ACCESS_BOOST_RATE * np.log1p(np.maximum(access_count, 0.0))
+
+
+def accesses_for_boost(boost: float) -> float:
+    """The (fractional) access count whose ``access_boost`` is ``boost`` (the inverse;
+    inf beyond the float range)."""
+    if boost <= 1.0:
+        return 0.0
+    try:
+        return math.expm1((boost - 1.0) / ACCESS_BOOST_RATE)
+    except OverflowError:
+        return math.inf
+
+
+def age_at_decay(factor: float, half_life_days: float | None) -> float:
+    """Days after which ``decay_factor`` falls to ``factor``: ``half_life · log2(1 / factor)``
+    (the inverse; 0 when ``factor ≥ 1``, inf when nothing decays or ``factor ≤ 0``)."""
+    if factor >= 1.0:
+        return 0.0
+    if half_life_days is None or half_life_days <= 0 or factor <= 0:
+        return math.inf
+    return half_life_days * math.log2(1.0 / factor)
 
 
 def source_weights(source: np.ndarray, config: SearchConfig) -> FloatArray:
@@ -238,14 +262,23 @@ def get_strategy(name: str) -> Strategy:
         raise ConfigError(unknown_name("strategy", name, STRATEGIES)) from None
 
 
+def candidate_limit(config: SearchConfig) -> int:
+    """How many candidates per list ``config``'s strategy takes (c0: ``max_results × 3``)."""
+    return get_strategy(config.strategy).candidate_limit(config)
+
+
 __all__ = [
     "ABSENT",
+    "ACCESS_BOOST_RATE",
     "EPS",
     "STRATEGIES",
     "Signals",
     "StageInput",
     "Strategy",
     "access_boost",
+    "accesses_for_boost",
+    "age_at_decay",
+    "candidate_limit",
     "decay_factor",
     "fts_minmax",
     "get_strategy",

@@ -4,13 +4,15 @@
 whole campaign. Each round starts a child that loops, until killed: change the
 memory (a new session log with a unique fact, an append to an older log, now
 and then a rewrite of ``MEMORY.md`` or a deleted log), then run ``memlab index``
-on it through the CLI's own code. The child is SIGKILLed after a random delay —
-inside SQLite writes, between files, or in the middle of writing a memory file.
+on it through the CLI's own code (the child lives in ``memlab.cli.crash``). The
+child is SIGKILLed after a random delay — inside SQLite writes, between files, or
+in the middle of writing a memory file.
 After each kill the campaign checks:
 
 * ``PRAGMA integrity_check`` of the index as the kill left it is ``ok``;
-* a recovery ``memlab index`` succeeds (the dead child's reindex claim is taken
-  at once: ``memlab index`` reclaims a claim whose holder is dead on this machine);
+* a recovery index build succeeds — what ``memlab index`` runs: open, scan, sync,
+  taking at once the reindex claim the dead child left (``memlab index`` reclaims a
+  claim whose holder is dead on this machine);
 * the index then equals the files on disk (``verify.index_problems``: chunk ids
   and hashes, and the FTS index term by term).
 
@@ -20,14 +22,13 @@ After each kill the campaign checks:
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import os
 import random
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -59,27 +60,7 @@ class IndexCampaign:
         )
 
 
-def _index_args(root: Path) -> list[str]:
-    return ["index", str(root), "--workspace", WS]
-
-
-def run_index(argv: list[str]) -> int:
-    """``memlab index`` through the CLI's code, without loading the other commands."""
-    from memlab.cli import report_error
-    from memlab.cli.args import MemlabParser
-    from memlab.cli.engine import register
-
-    parser = MemlabParser(prog="memlab")
-    register(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(argv)
-    try:
-        with contextlib.redirect_stdout(io.StringIO()):  # the summary line is not wanted
-            return int(args.func(args) or 0)
-    except Exception as exc:
-        return report_error(exc)
-
-
-def _mutate(root: Path, rng: random.Random, n: int) -> None:
+def mutate(root: Path, rng: random.Random, n: int) -> None:
     """New logs with unique facts, appends to older ones, sometimes a new MEMORY.md or a
     deleted log: the memory grows by a few files per round."""
     sessions = root / WS / "sessions"
@@ -108,16 +89,31 @@ def _journal(path: Path, mark: bytes) -> None:
         os.close(fd)
 
 
-def child_loop(root: Path, seed: int) -> None:
+def child_loop(root: Path, seed: int, run_index: Callable[[], object]) -> None:
+    """Until killed: change the memory, run ``memlab index`` (``run_index``), again."""
     rng = random.Random(seed)
     journal = root.parent / "journal"
-    run_index(_index_args(root))  # warm up: imports, schema
+    run_index()  # warm up: imports, schema
     print("ready", flush=True)
     for n in range(1_000_000):
-        _mutate(root, rng, n)
+        mutate(root, rng, n)
         _journal(journal, b"s")
-        run_index(_index_args(root))
+        run_index()
         _journal(journal, b"e")
+
+
+def recover(root: Path) -> bool:
+    """What ``memlab index`` does after a crash: open, scan, sync — taking the claim a dead
+    process left (``MemoryStore.build(reclaim_dead=True)``, as ``cmd_index`` calls it)."""
+    from memlab.errors import MemlabError
+    from memlab.store.store import MemoryStore
+
+    try:
+        with MemoryStore.open(root, WS) as store:
+            store.build(reclaim_dead=True)
+    except MemlabError:
+        return False
+    return True
 
 
 def _integrity(index: Path) -> bool:
@@ -144,10 +140,11 @@ def kill_campaign(
     rng = random.Random(seed)
     root = _fresh_root(Path(workdir))
     result = IndexCampaign()
-    if run_index(_index_args(root)) != 0:
-        raise RuntimeError("the first `memlab index` failed")
+    if not recover(root):
+        raise RuntimeError("the first index build failed")
     for k in range(kills):
-        cmd = [sys.executable, "-m", "memlab.store.crash", "--child", str(root), str(seed + k)]
+        # the child runs `memlab index` through the CLI's code: it lives in memlab.cli
+        cmd = [sys.executable, "-m", "memlab.cli.crash", "--index-child", str(root), str(seed + k)]
         child = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
         if child.stdout is None or child.stdout.readline().strip() != "ready":
             child.kill()
@@ -177,7 +174,7 @@ def _check_after_kill(root: Path, result: IndexCampaign) -> None:
     if not _integrity(index):
         result.integrity_failures += 1
         result.problems.append(f"kill {result.kills}: integrity_check failed")
-    if run_index(_index_args(root)) != 0:
+    if not recover(root):
         result.recovery_failures += 1
         result.problems.append(f"kill {result.kills}: recovery `memlab index` failed")
         return
@@ -204,11 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kills", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workdir", help="where to build the memory (default: a temp dir)")
-    parser.add_argument("--child", nargs=2, metavar=("ROOT", "SEED"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.child:
-        child_loop(Path(args.child[0]), int(args.child[1]))
-        return 0
     import tempfile
 
     with tempfile.TemporaryDirectory(dir=args.workdir) as tmp:

@@ -17,14 +17,13 @@ the same check says it is a memlab index.
 from __future__ import annotations
 
 import os
-import sqlite3
 import stat
 from pathlib import Path
 
 from memlab.errors import StoreError
 from memlab.safefs import Refused, check_write_target, kind_of
+from memlab.store.connection import table_names
 
-SQLITE_HEADER = b"SQLite format 3\x00"
 SIDE_FILES = ("-wal", "-shm")
 
 
@@ -38,31 +37,23 @@ def not_an_index(path: Path) -> str | None:
         return f"is {kind_of(st.st_mode)}"
     if st.st_size == 0:
         return "is an empty file"
-    try:
-        with open(path, "rb") as fh:
-            header = fh.read(len(SQLITE_HEADER))
-    except OSError as exc:
-        return f"cannot be read ({exc.strerror or exc})"
-    if header != SQLITE_HEADER:
-        return "is not an SQLite database"
+    # Never open the file other than through SQLite: closing any other descriptor of it
+    # would drop the POSIX locks this process's SQLite connections hold on it.
     return _meta_problem(path)
 
 
 def _meta_problem(path: Path) -> str | None:
-    uri = f"{path.resolve().as_uri()}?mode=ro"
+    """The tables, read with the same SQLite binding as every index connection of this
+    process (``connection.index_driver``: a second SQLite library would drop its locks)."""
     try:
-        conn = sqlite3.connect(uri, uri=True)
-    except sqlite3.Error as exc:
-        return f"cannot be opened read-only ({exc})"
-    try:
-        row = conn.execute(
-            "SELECT value FROM meta WHERE key IN ('schema_version', 'tokenizer') LIMIT 1"
-        ).fetchone()
-    except sqlite3.Error:
+        tables = table_names(path)
+    except Exception as exc:  # the driver's own error classes
+        if "not a database" in str(exc):
+            return "is not an SQLite database"
+        return f"cannot be read as SQLite ({exc})"
+    if not {"meta", "chunks"} <= tables:
         return "is an SQLite database without memlab's meta table (another program's?)"
-    finally:
-        conn.close()
-    return None if row is not None else "is an SQLite database without memlab's meta entries"
+    return None
 
 
 def check_index_target(path: Path, memory_root: Path | None = None) -> None:

@@ -62,6 +62,20 @@ class FileState:
         return signature != self.signature or self.signature[1] >= self.checked_ns - racy_ns
 
 
+@dataclass(frozen=True)
+class IndexedChunk:
+    """One chunk row as the index holds it (``MemoryIndex.chunks``)."""
+
+    id: str
+    path: str
+    start_line: int
+    end_line: int
+    text: str
+    source: str
+    created_at: float
+    access_count: int
+
+
 @dataclass
 class IndexStats:
     chunks: int
@@ -335,6 +349,14 @@ class MemoryIndex:
     def indexed_paths(self) -> set[str]:
         return {r[0] for r in self.db.execute("SELECT DISTINCT path FROM chunks")}
 
+    def chunks(self) -> list[IndexedChunk]:
+        """Every chunk, by path and then position in the file."""
+        rows = self.db.execute(
+            "SELECT id, path, start_line, end_line, text, source, created_at, access_count "
+            "FROM chunks ORDER BY path, start_line, rowid"
+        )
+        return [IndexedChunk(*row) for row in rows]
+
     def stats(self) -> IndexStats:
         by_source = {
             r[0]: int(r[1])
@@ -346,12 +368,3 @@ class MemoryIndex:
     def _warn(self, message: str) -> None:
         self.warnings.append(message)
         log.warning(message)
-
-
-def __getattr__(name: str) -> Any:
-    # ``memlab.store.index.MemoryStore`` is an alias of ``memlab.store.store.MemoryStore``.
-    if name == "MemoryStore":
-        from memlab.store.store import MemoryStore
-
-        return MemoryStore
-    raise AttributeError(name)

@@ -25,18 +25,22 @@ from pathlib import Path, PurePosixPath
 
 from memlab.errors import MemoryRootError
 from memlab.safefs import utf8_name
+from memlab.sources import GLOBAL, SESSION, WORKSPACE, is_evergreen
+from memlab.timefmt import format_iso
 
-EVERGREEN = frozenset({"global", "workspace"})
 MEMORY_FILE = "MEMORY.md"
 SESSIONS_DIR = "sessions"
 INDEX_FILE = "index.sqlite"
 LOCK_FILE = ".dream-lock"
+# What an agent writes between a session log and content appended to it later (SPEC §1).
 FLUSH_SEPARATOR = "\n\n---\n\n<!-- flush {time} UTC -->\n\n"
 
+__all__ = ["FLUSH_SEPARATOR", "MemoryLayout", "flush_separator", "is_evergreen"]
 
-def is_evergreen(source: str) -> bool:
-    """global and workspace never decay; every other source string does."""
-    return source in EVERGREEN
+
+def flush_separator(seconds: float) -> str:
+    """``FLUSH_SEPARATOR`` for an append at unix time ``seconds`` (``HH:MM:SS`` UTC)."""
+    return FLUSH_SEPARATOR.format(time=format_iso(int(seconds))[11:19])
 
 
 def session_file_name(date: str, slug: str, session_id: str) -> str:
@@ -125,16 +129,16 @@ class MemoryLayout:
             parts = posixpath.normpath(path).split("/")
             if parts[0] != "..":
                 if self.workspace is not None and parts[0] == self.workspace and len(parts) > 1:
-                    return "workspace" if parts[-1] == MEMORY_FILE else "session"
-                return "global"
+                    return WORKSPACE if parts[-1] == MEMORY_FILE else SESSION
+                return GLOBAL
         p = Path(path)
         absolute = p if p.is_absolute() else self.abs(str(path))
         ws = self.workspace_dir
         if ws is not None and _is_under(absolute, ws):
-            return "workspace" if absolute.name == MEMORY_FILE else "session"
+            return WORKSPACE if absolute.name == MEMORY_FILE else SESSION
         if _is_under(absolute, self.root):
-            return "global"
-        return "session"
+            return GLOBAL
+        return SESSION
 
     def scan(self) -> list[str]:
         """Root-relative paths of every in-scope ``*.md`` file (symlinked dirs not entered)."""

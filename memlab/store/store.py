@@ -4,9 +4,12 @@ Opening a store stat-scans the tree (files changed while nothing watched become
 dirty); with ``watch=True`` a watchdog observer adds every later change. ``sync``
 runs at the start of every search: when the dirty set is non-empty and this
 process wins the reindex claim, each dirty path is reindexed (or deleted if it
-is gone) before the query runs, then chunks without vectors are embedded in
-batches of 32 (a failed batch is skipped with a warning and retried on the
-next sync).
+is gone) before the query runs, then every chunk without a vector is embedded
+in batches of 32 (a failed batch is skipped with a warning). As in c0, a chunk
+whose batch failed waits for the next sync that runs, i.e. the next change;
+the memlab option ``watcher.retry_missing_vectors`` syncs whenever vectors are
+missing, so they are retried at the next search. ``build`` and ``replay``
+(explicit indexing) always embed what is missing.
 """
 
 from __future__ import annotations
@@ -83,6 +86,7 @@ class MemoryStore:
         )
         self.embedder = embedder
         self.watcher: Watcher | None = None
+        self.retry_missing_vectors = watcher_config.retry_missing_vectors
         self._vectors_pending = embedder is not None
         if embedder is not None and index.connection.vec_loaded:
             vectors.ensure_table(index, embedder.id, embedder.dims)
@@ -183,8 +187,15 @@ class MemoryStore:
 
         ``reclaim_dead`` (default: ``watcher.reclaim_dead_claims``) takes a claim whose
         holder is a dead process on this machine at once."""
+        force = self.retry_missing_vectors and self._vectors_pending
+        return self._sync(now, force=force, reclaim_dead=reclaim_dead)
+
+    def _sync(
+        self, now: float | None, *, force: bool, reclaim_dead: bool | None = None
+    ) -> SyncReport:
+        """Run a sync if something is dirty (or ``force``) and the claim is won."""
         report = SyncReport()
-        if not len(self.dirty) and not self._vectors_pending:
+        if not len(self.dirty) and not force:
             return report
         if not self.claim.try_claim(reclaim_dead=reclaim_dead):
             report.claim_lost = True
@@ -223,12 +234,13 @@ class MemoryStore:
         report.outcomes.extend(done)
 
     def build(self, now: float | None = None, *, reclaim_dead: bool = False) -> SyncReport:
-        """Index everything in scope now (scan + sync), as ``memlab index`` does.
+        """Index everything in scope now (scan + sync, embedding every missing vector even
+        when nothing changed), as ``memlab index`` does.
 
         ``memlab index`` passes ``reclaim_dead=True``: a claim left by a crashed
         indexer on this machine does not block an explicit rebuild for 60 s."""
         self.scan_changes()
-        report = self.sync(now, reclaim_dead=reclaim_dead or None)
+        report = self._sync(now, force=self.embedder is not None, reclaim_dead=reclaim_dead or None)
         if report.claim_lost:
             raise StoreError(
                 f"another process holds the reindex claim ({self.claim.holder()}); try again "
@@ -250,6 +262,12 @@ class MemoryStore:
                 when = created_at.get(rel, latest)
                 report.outcomes.append(self.index.reindex_file(rel, None, when))
         self.dirty.swap()
+        self._embed_missing(report)
+        return report
+
+    def embed_missing(self) -> SyncReport:
+        """Embed every chunk that has no vector yet (explicit; no claim, no reindexing)."""
+        report = SyncReport(ran=True)
         self._embed_missing(report)
         return report
 

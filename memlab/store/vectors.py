@@ -10,16 +10,25 @@ records the embedder id and dimension; a different provider is refused.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from memlab.errors import SchemaMismatchError, StoreError
+from memlab.store.connection import Connection
 from memlab.store.schema import get_meta, set_meta
 
-if TYPE_CHECKING:
-    from memlab.store.index import MemoryIndex
+
+class MemoryIndex(Protocol):
+    """What this module needs of ``memlab.store.index.MemoryIndex``."""
+
+    db: Any
+    connection: Connection
+
+    def transaction(self) -> AbstractContextManager[Any]: ...
+
 
 TABLE = "chunks_vec"
 

@@ -21,13 +21,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from memlab.arrays import FloatArray
 from memlab.config import SearchConfig
 from memlab.datasets import Dataset, load_dataset
 from memlab.eval.embedders import evaluation_embedder
 from memlab.eval.measures import DEFAULT_TOKEN_BUDGET
 from memlab.eval.prepare import Prepared, gather_batch, keyword_mode, prepare
-from memlab.eval.runs import RunResult, needed_limit
-from memlab.search.candidates_batch import CandidateBatch, FloatArray
+from memlab.eval.runs import RunResult, needed_limit, run_of
+from memlab.search.candidates_batch import CandidateBatch
 from memlab.search.pipeline import Hit, hits_of
 from memlab.search.ranking import RankedBatch, rank_batch
 from memlab.sweep.judgements import Judgements, judgements_for
@@ -163,15 +164,7 @@ class Sweep:
 
     def run_result(self, config: SearchConfig, name: str = "sweep") -> RunResult:
         """The rankings of ``config`` as an evaluation run (for ``evaluate_run``)."""
-        ranked = self.rank(config)
-        batch, result = ranked.batch, RunResult(name, config, {}, {}, {}, {})
-        for q, qid in enumerate(batch.query_ids):
-            rows = ranked.hits(q)
-            result.rankings[qid] = [str(batch.chunk_id[i]) for i in rows]
-            result.scores[qid] = [float(ranked.display[i]) for i in rows]
-            result.snippets[qid] = [str(batch.text[i]) for i in rows]
-            result.degraded[qid] = bool(batch.degraded[q]) and config.vectors
-        return result
+        return run_of(name, self.rank(config))
 
     def long(self, points: Iterable[SweepPoint | SearchConfig]) -> pd.DataFrame:
         """Per-query long form: config_hash, query_id, category, part, measure, value."""

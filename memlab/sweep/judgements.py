@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from memlab.arrays import BoolArray, FloatArray, IntArray
 from memlab.eval.prepare import Prepared
-from memlab.search.candidates_batch import BoolArray, CandidateBatch, FloatArray, IntArray
+from memlab.search.candidates_batch import CandidateBatch
 
 
 @dataclass

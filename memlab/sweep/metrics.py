@@ -29,8 +29,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from memlab.arrays import BoolArray, FloatArray, IntArray
 from memlab.eval.measures import AGENT_MEASURES, DEFAULT_TOKEN_BUDGET, parse_measure
-from memlab.search.candidates_batch import BoolArray, FloatArray, IntArray
 from memlab.sweep.judgements import Judgements
 
 SWEEP_MEASURES = ("nDCG@10", "R@5", "P@5", "RR", "Success@5", "Redundancy")

@@ -29,12 +29,12 @@ from typing import Any
 
 import numpy as np
 
-from memlab.config import SearchConfig, config_hash, to_dict, with_overrides
+from memlab.config import SearchConfig, config_hash, flatten, to_dict, with_overrides
 from memlab.errors import ConfigError, unknown_name
 from memlab.search.scoring import get_strategy
+from memlab.sources import KNOWN_SOURCES
 
 DISTRIBUTIONS = ("uniform", "loguniform", "randint")
-KNOWN_SOURCES = ("global", "workspace", "session", "dream")
 
 
 @dataclass
@@ -50,16 +50,9 @@ class SweepPoint:
             self.key = config_hash(self.config)
 
 
-def flatten_space(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
-    """Nested mappings → dotted paths; distribution specs stay as they are."""
-    out: dict[str, Any] = {}
-    for key, value in data.items():
-        path = f"{prefix}{key}"
-        if isinstance(value, Mapping) and not _is_distribution(value):
-            out.update(flatten_space(value, path + "."))
-        else:
-            out[path] = value
-    return out
+def flatten_space(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Nested mappings → dotted paths (``flatten``); distribution specs stay as they are."""
+    return flatten(data, leaf=_is_distribution)
 
 
 def load_grid(path: str | Path) -> dict[str, Any]:
@@ -146,11 +139,7 @@ _MISSING = object()
 
 
 def _flat_config(config: SearchConfig) -> dict[str, Any]:
-    data = to_dict(config)
-    weights = data.pop("source_weights")
-    flat = flatten_space(data)
-    flat.update({f"source_weights.{k}": v for k, v in weights.items()})
-    return flat
+    return flatten(to_dict(config))
 
 
 def _unique(

@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from memlab.arrays import BoolArray
 from memlab.errors import ConfigError
-from memlab.search.candidates_batch import BoolArray
 
 
 @dataclass(frozen=True)

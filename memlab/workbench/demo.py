@@ -18,15 +18,14 @@ from typing import Any
 import pandas as pd
 
 from memlab.config import SearchConfig, profile, with_overrides
-from memlab.datasets.timefmt import format_iso, parse_iso
-from memlab.demo import prepare_demo
+from memlab.demo import DemoPlan, open_demo_store
 from memlab.embeddings.registry import get_embedder
 from memlab.search.content import is_content_free
-from memlab.store.layout import is_evergreen
+from memlab.sources import is_evergreen
+from memlab.store.index import IndexedChunk
 from memlab.store.store import MemoryStore
+from memlab.timefmt import DAY, format_iso
 from memlab.workbench.display import Panel
-
-DAY = 86400.0
 
 
 @dataclass
@@ -37,7 +36,7 @@ class Demo:
     work: Path
     store: MemoryStore
     now: float
-    plan: dict[str, Any]
+    plan: DemoPlan
     base: SearchConfig
     embedder: str
 
@@ -68,53 +67,46 @@ def open_demo(
     """Copy the demo memory to ``work_dir`` (default: a new temp folder) and index it."""
     dest = Path(work_dir) if work_dir else Path(tempfile.mkdtemp(prefix="memlab-tour-"))
     dest.mkdir(parents=True, exist_ok=True)
-    root, plan = prepare_demo(dest)
-    index_path = dest / "index.sqlite"
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{index_path}{suffix}").unlink(missing_ok=True)
-    provider = get_embedder(embedder) if embedder else None
-    store = MemoryStore.open(root, index_path=index_path, embedder=provider, watch=watch)
-    store.replay({path: parse_iso(ts) for path, ts in plan["files"].items()})
     base = profile(profile_name).search
-    return Demo(root, dest, store, parse_iso(plan["as_of"]), plan, base, embedder)
+    provider = get_embedder(embedder) if embedder else None
+    store, plan, _ = open_demo_store(dest, provider, watch=watch)
+    return Demo(plan.root, dest, store, plan.as_of, plan, base, embedder)
 
 
 def memory_files(demo: Demo) -> pd.DataFrame:
     """One row per indexed file: source, evergreen or not, when indexed, age, chunks."""
-    rows = demo.store.index.db.execute(
-        "SELECT path, source, MIN(created_at), COUNT(*) FROM chunks GROUP BY path ORDER BY path"
-    ).fetchall()
-    return pd.DataFrame(
-        [
+    files: dict[str, list[IndexedChunk]] = {}
+    for chunk in demo.store.index.chunks():
+        files.setdefault(chunk.path, []).append(chunk)
+    rows = []
+    for path, chunks in sorted(files.items()):
+        created = min(c.created_at for c in chunks)
+        rows.append(
             {
                 "path": path,
-                "source": source,
-                "evergreen": is_evergreen(source),
+                "source": chunks[0].source,
+                "evergreen": is_evergreen(chunks[0].source),
                 "indexed at": format_iso(created),
                 "age (days)": round((demo.now - created) / DAY, 1),
-                "chunks": n,
+                "chunks": len(chunks),
             }
-            for path, source, created, n in rows
-        ]
-    )
+        )
+    return pd.DataFrame(rows)
 
 
 def chunk_table(demo: Demo) -> pd.DataFrame:
     """Every chunk: id, lines, size in bytes, whether the content-free filter drops it."""
-    rows = demo.store.index.db.execute(
-        "SELECT id, source, start_line, end_line, text FROM chunks ORDER BY path, start_line"
-    ).fetchall()
     return pd.DataFrame(
         [
             {
-                "chunk": cid,
-                "source": source,
-                "lines": f"{start}-{end}",
-                "bytes": len(text.encode("utf-8")),
-                "content-free": is_content_free(text, source),
-                "text": " ".join(text.split())[:70],
+                "chunk": c.id,
+                "source": c.source,
+                "lines": f"{c.start_line}-{c.end_line}",
+                "bytes": len(c.text.encode("utf-8")),
+                "content-free": is_content_free(c.text, c.source),
+                "text": " ".join(c.text.split())[:70],
             }
-            for cid, source, start, end, text in rows
+            for c in demo.store.index.chunks()
         ]
     )
 

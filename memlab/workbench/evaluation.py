@@ -21,7 +21,6 @@ from memlab.datasets import load_dataset
 from memlab.eval.experiment import Experiment, run_experiment
 from memlab.eval.measures import DEFAULT_MEASURES
 from memlab.eval.runs import ranker_configs
-from memlab.report.locate import resolve_dataset
 from memlab.workbench.display import Panel
 from memlab.workbench.traces import query_trace
 
@@ -57,7 +56,7 @@ def run_compare(
     mmr_lambda: float | None = None,
 ) -> Experiment:
     """Evaluate ``runs`` on ``dataset`` (optionally only some query categories)."""
-    ds = load_dataset(resolve_dataset(dataset))
+    ds = load_dataset(dataset)
     if categories:
         ds = ds.select(categories=list(categories))
     return run_experiment(

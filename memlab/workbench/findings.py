@@ -1,15 +1,22 @@
 """The c0 findings, measured rather than asserted.
 
-* **Age limit.** With no accesses and source weight 1, a decaying chunk's best
-  possible score is its decay (merged ≤ 1), so it can never pass ``min_score``
-  once ``age > half_life · log2(1 / min_score)``: 10.6 days for c0 (7 days,
-  0.35). ``age_limit_table``, ``decay_limit_plot`` and ``session_ages`` show it.
+* **Age limit.** A decaying chunk's best possible score is decay × source weight
+  × access boost (merged ≤ 1). With no accesses and weight 1 it can never pass
+  ``min_score`` once ``age > half_life · log2(1 / min_score)``: 10.6 days for c0
+  (7 days, 0.35). Every access raises the limit — after 10 searches that
+  returned it, ``half_life · log2(boost(10) / min_score)`` ≈ 11.7 days — and
+  live searches count accesses, so a chunk that keeps being found lives longer.
+  ``age_limit_table``, ``decay_limit_plot`` and ``session_ages`` show it; the
+  formulas are the scoring core's (``decay_factor``, ``access_boost`` and their
+  inverses).
 * **The evergreen supplement.** Rows the supplement adds (evergreen chunks
   outside the main FTS list) rank below every main-list row, so min–max
-  normalisation puts them at or near 0: FTS-only they can pass only with help
-  from the vector side. ``supplement_tally`` counts them over a dataset;
-  ``supplement_effect`` switches the supplement off and on; ``supplement_example``
-  shows one query's traces.
+  normalisation puts them at or near 0: FTS-only they cannot pass by
+  themselves, only with help from the vector side. But they become the new
+  bottom of the min–max range, which lifts every main-list row's text score, so
+  the supplement changes FTS-only results too. ``supplement_tally`` counts them
+  over a dataset; ``supplement_effect`` switches the supplement off and on;
+  ``supplement_example`` shows one query's traces.
 
 The dataset functions take a ``Prepared`` (``prepare_dataset``): indexes built
 once, candidates gathered read-only.
@@ -28,38 +35,45 @@ import pandas as pd
 
 from memlab.config import PROFILES, SearchConfig
 from memlab.datasets import load_dataset
+from memlab.datasets.locate import resolve_dataset
 from memlab.eval.embedders import evaluation_embedder
 from memlab.eval.prepare import Prepared, gather_batch, prepare
-from memlab.report.locate import resolve_dataset
 from memlab.search.ranking import rank_batch
-from memlab.search.scoring import get_strategy
-from memlab.store.layout import is_evergreen
-from memlab.workbench.demo import DAY, Demo
+from memlab.search.scoring import (
+    access_boost,
+    accesses_for_boost,
+    age_at_decay,
+    candidate_limit,
+    decay_factor,
+    source_weights,
+)
+from memlab.sources import is_evergreen
+from memlab.timefmt import DAY
+from memlab.workbench.demo import Demo
 from memlab.workbench.display import Panel, Plot, figure
 from memlab.workbench.traces import query_trace
 
 
-def age_limit(half_life: float, min_score: float) -> float:
-    """Days after which an unaccessed, unweighted chunk cannot pass ``min_score``."""
+def age_limit(half_life: float | None, min_score: float, accesses: int = 0) -> float:
+    """Days after which a chunk with ``accesses`` and source weight 1 cannot pass
+    ``min_score`` even with a perfect match (inf when nothing decays)."""
     if min_score <= 0:
         return math.inf
-    return half_life * math.log2(1.0 / min_score)
+    boost = float(access_boost(np.array([float(accesses)]))[0])
+    return age_at_decay(min_score / boost, half_life)
 
 
-def age_limit_table() -> pd.DataFrame:
+def age_limit_table(accesses: Sequence[int] = (0,)) -> pd.DataFrame:
+    """Each profile's half-life, min_score and age limit (per number of accesses)."""
     rows = []
     for name, cfg in PROFILES.items():
         s = cfg.search
         hl = s.effective_half_life()
-        limit = age_limit(hl, s.min_score) if hl else math.inf
-        rows.append(
-            {
-                "profile": name,
-                "half-life (days)": hl,
-                "min_score": s.min_score,
-                "age limit (days)": round(limit, 2),
-            }
-        )
+        row: dict[str, Any] = {"profile": name, "half-life (days)": hl, "min_score": s.min_score}
+        for n in accesses:
+            label = "age limit (days)" if n == 0 else f"after {n} accesses"
+            row[label] = round(age_limit(hl, s.min_score, n), 2)
+        rows.append(row)
     return pd.DataFrame(rows)
 
 
@@ -70,8 +84,9 @@ def decay_limit_plot(max_days: float = 40.0) -> Plot:
     days = np.linspace(0, max_days, 400)
     for (name, cfg), color in zip(PROFILES.items(), ("#c44e52", "#4c72b0"), strict=False):
         s = cfg.search
-        hl = s.effective_half_life() or math.inf
-        ax.plot(days, 0.5 ** (days / hl), color=color, label=f"{name}: half-life {hl:g} d")
+        hl = s.effective_half_life()
+        best = decay_factor(np.zeros_like(days), days * DAY, hl, np.zeros(len(days), bool))
+        ax.plot(days, best, color=color, label=f"{name}: half-life {hl or math.inf:g} d")
         ax.axhline(s.min_score, color=color, ls=":", lw=1)
         limit = age_limit(hl, s.min_score)
         ax.axvline(limit, color=color, ls="--", lw=1)
@@ -86,42 +101,50 @@ def decay_limit_plot(max_days: float = 40.0) -> Plot:
 
 
 def session_ages(demo: Demo) -> pd.DataFrame:
-    """Every decaying chunk of the demo: its age, decay, best score, accesses it would need."""
+    """Every decaying chunk of the demo: its age, decay, best score, accesses it would need.
+
+    The best score is what a perfect match (merged = 1) would get at the demo's time,
+    computed by the scoring core's decay, source weight and access boost.
+    """
     cfg = demo.config()
-    hl = cfg.effective_half_life()
-    rows = demo.store.index.db.execute(
-        "SELECT id, source, created_at, access_count FROM chunks ORDER BY created_at"
-    ).fetchall()
-    out = []
-    for cid, source, created, accesses in rows:
-        if is_evergreen(source):
-            continue
-        age = max((demo.now - created) / DAY, 0.0)
-        decay = 0.5 ** (age / hl) if hl and hl > 0 else 1.0
-        best = decay * (1 + 0.05 * math.log1p(accesses)) * cfg.source_weight(source)
-        out.append(
+    chunks = [c for c in demo.store.index.chunks() if not is_evergreen(c.source)]
+    chunks.sort(key=lambda c: c.created_at)
+    created = np.array([c.created_at for c in chunks], dtype=np.float64)
+    sources = np.array([c.source for c in chunks], dtype=object)
+    accesses = np.array([c.access_count for c in chunks], dtype=np.float64)
+    decay = decay_factor(
+        created,
+        np.full(len(chunks), demo.now),
+        cfg.effective_half_life(),
+        np.zeros(len(chunks), bool),
+    )
+    base = decay * source_weights(sources, cfg)
+    best = base * access_boost(accesses)
+    return pd.DataFrame(
+        [
             {
-                "chunk": cid.split("/")[-1],
-                "age (days)": round(age, 2),
-                "decay": decay,
-                "best possible score": best,
-                "can pass min_score": best >= cfg.min_score,
-                "accesses needed": accesses_needed(best, cfg.min_score),
+                "chunk": c.id.split("/")[-1],
+                "age (days)": round(max((demo.now - c.created_at) / DAY, 0.0), 2),
+                "decay": float(decay[i]),
+                "best possible score": float(best[i]),
+                "can pass min_score": bool(best[i] >= cfg.min_score),
+                "accesses needed": accesses_needed(float(base[i]), cfg.min_score),
             }
-        )
-    return pd.DataFrame(out)
+            for i, c in enumerate(chunks)
+        ]
+    )
 
 
-def accesses_needed(best: float, min_score: float) -> str:
-    """Accesses that would lift ``best`` to ``min_score`` (boost = 1 + 0.05·ln(1 + n))."""
-    if best >= min_score:
+def accesses_needed(base: float, min_score: float) -> str:
+    """Accesses that would lift a best score of ``base`` (with no accesses) to ``min_score``."""
+    if base >= min_score:
         return "0"
-    if best <= 0:
+    if base <= 0:
         return "never"
-    exponent = (min_score / best - 1) / 0.05  # ln(1 + n)
-    if exponent > 30:
-        return f"about 10^{exponent / math.log(10):.0f}"
-    return f"{math.ceil(math.expm1(exponent)):,}"
+    n = accesses_for_boost(min_score / base)
+    if n < 1e12:
+        return f"{math.ceil(n):,}"
+    return f"about 10^{math.log10(n):.0f}" if math.isfinite(n) else "more than 10^308"
 
 
 @cache
@@ -151,7 +174,7 @@ def dataset_overview(prepared: Prepared) -> pd.DataFrame:
 
 
 def _supplement_only(prepared: Prepared, config: SearchConfig) -> tuple[Any, Any, np.ndarray]:
-    limit = get_strategy(config.strategy).candidate_limit(config)
+    limit = candidate_limit(config)
     batch = gather_batch(prepared, limit)
     ranked = rank_batch(batch, config, prepared.query_now)
     only = (batch.fts_pos >= limit) & (batch.supp_pos < limit)

@@ -18,13 +18,12 @@ from typing import Any
 import pandas as pd
 
 from memlab.embeddings.registry import get_embedder
-from memlab.search.candidates_batch import jaccard, snippet_tokens
 from memlab.search.pipeline import Hit, SearchResult, search
+from memlab.store.layout import flush_separator
+from memlab.text import jaccard, snippet_tokens
 from memlab.workbench.demo import Demo
 from memlab.workbench.display import Panel
 from memlab.workbench.traces import short_id
-
-SESSION_SEPARATOR = "\n\n---\n\n<!-- flush {time} UTC -->\n\n"
 
 
 def hits_frame(hits: Sequence[Hit]) -> pd.DataFrame:
@@ -69,8 +68,7 @@ def edit_memory(demo: Demo, path: str, text: str, append: bool = False, wait: fl
     target = demo.root / path
     target.parent.mkdir(parents=True, exist_ok=True)
     if append and target.exists():
-        stamp = time.strftime("%H:%M:%S", time.gmtime(demo.now))
-        body = target.read_text(encoding="utf-8") + SESSION_SEPARATOR.format(time=stamp) + text
+        body = target.read_text(encoding="utf-8") + flush_separator(demo.now) + text
     else:
         body = text
     target.write_text(body, encoding="utf-8")

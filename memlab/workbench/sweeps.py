@@ -16,7 +16,6 @@ from typing import Any
 import pandas as pd
 
 from memlab.config import profile
-from memlab.report.locate import resolve_dataset
 from memlab.sweep import Sweep, SweepResult, plot_half_life, plot_heatmap, plot_lambda, run_sweep
 from memlab.workbench.display import Panel, Plot
 
@@ -30,7 +29,7 @@ def sweep_engine(
 ) -> Sweep:
     """Prepare ``dataset`` once and split its queries into dev and holdout."""
     return Sweep.from_dataset(
-        resolve_dataset(dataset),
+        dataset,
         embedder=embedder or None,
         holdout=holdout,
         seed=seed,

@@ -18,33 +18,14 @@ import pandas as pd
 
 from memlab.config import SearchConfig
 from memlab.eval.prepare import Prepared
-from memlab.search.keywords import STOP_WORDS, extract_keywords, match_expression, tokenize
+from memlab.search.keywords import extract_keywords, match_expression, token_outcomes
 from memlab.search.pipeline import SearchResult, search
-from memlab.search.scoring import get_strategy
+from memlab.search.scoring import candidate_limit
+from memlab.search.trace import TRACE_FIELDS
 from memlab.workbench.demo import Demo
 from memlab.workbench.display import Panel, Plot, figure
 
-TRACE_VIEW = {
-    "final_rank": "rank",
-    "chunk_id": "chunk",
-    "source": "source",
-    "bm25_rank": "bm25",
-    "fts_pos": "fts list",
-    "supp_pos": "supplement",
-    "fts": "fts",
-    "distance": "distance",
-    "vec": "vec",
-    "merged": "merged",
-    "content_free": "content-free",
-    "decay": "decay",
-    "source_weight": "source w",
-    "boost": "boost",
-    "raw": "raw",
-    "display": "score",
-    "kept": "kept",
-    "mmr_position": "mmr",
-    "in_set": "in limit",
-}
+TRACE_VIEW = {f.key: f.label for f in TRACE_FIELDS if f.label}
 
 
 def short_id(chunk_id: str) -> str:
@@ -70,23 +51,9 @@ def trace_frame(
 
 def keywords(query: str) -> pd.DataFrame:
     """Each token of the query and what keyword extraction does with it (SPEC §4.1)."""
-    kept = extract_keywords(query)
-    seen: set[str] = set()
-    rows = []
-    for token in tokenize(query):
-        if len(token.encode("utf-8")) < 2:
-            why = "dropped: shorter than 2 bytes"
-        elif token in STOP_WORDS:
-            why = "dropped: stop word"
-        elif all(ch.isnumeric() for ch in token):
-            why = "dropped: all digits"
-        elif token in seen:
-            why = "dropped: duplicate"
-        else:
-            why = "keyword"
-        seen.add(token)
-        rows.append({"token": token, "outcome": why})
-    rows.append({"token": "MATCH", "outcome": match_expression(kept) or "(no FTS query)"})
+    rows = [{"token": token, "outcome": why} for token, why in token_outcomes(query)]
+    match = match_expression(extract_keywords(query))
+    rows.append({"token": "MATCH", "outcome": match or "(no FTS query)"})
     return pd.DataFrame(rows)
 
 
@@ -107,7 +74,7 @@ def trace(demo: Demo, query: str, overrides: Mapping[str, Any] | None = None) ->
 
 
 def search_notes(result: SearchResult, config: SearchConfig) -> list[str]:
-    limit = get_strategy(config.strategy).candidate_limit(config)
+    limit = candidate_limit(config)
     words = extract_keywords(result.query)
     mmr = f"on, λ {config.mmr.lambda_}" if config.mmr.enabled else "off"
     notes = [

@@ -112,7 +112,7 @@ CASES: list[tuple[list[str], str]] = [
     (["eval", D, "--set", "mmr.lambda=.nan"], "mmr.lambda"),
     (["eval", D, "--set", "max_results=99999999999999999999"], "max_results"),
     (["eval", D, "--set", "keywords=nfd"], "keywords"),
-    (["eval", D, "--set", "x=[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["], "--set"),
+    (["eval", D, "--set", "half_life_days=" + "[" * 20_000 + "]" * 20_000], "nested too deeply"),
     (["eval", D, "--unit", "page"], "--unit"),
     (["eval", D, "--measures", ""], "--measures"),
     (["eval", D, "--measures", ",,"], "--measures"),
@@ -195,7 +195,7 @@ CASES: list[tuple[list[str], str]] = [
     (["dream", "simulate", "--users", "999999999", "--days", "365"], "--users"),
     (["dream", "simulate", "--sim", "sessions_per_dy=3"], "sessions_per_dy"),
     (["dream", "simulate", "--sim", "sessions_per_day=-1"], "sessions_per_day"),
-    (["dream", "simulate", "--sweep", "min_hours"], "KEY=VALUE"),
+    (["dream", "simulate", "--sweep", "min_hours"], "--sweep"),
     (["dream", "simulate", "--config", "{deep_yaml}"], "nested too deeply"),  # #T
     (["dream", "simulate", "--config", "{list_yaml}"], "mapping"),
     # ---- report / lab (item 10)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from memlab.datasets import DatasetWriter
-from memlab.datasets.timefmt import parse_iso
+from memlab.timefmt import parse_iso
 
 FIXTURES = Path(__file__).parent / "fixtures"
 WS = "proj-1234abcd"

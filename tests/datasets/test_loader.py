@@ -14,8 +14,8 @@ from memlab.datasets import (
     update_digest,
     validate_dataset,
 )
-from memlab.datasets.timefmt import parse_iso
 from memlab.errors import DatasetError
+from memlab.timefmt import parse_iso
 
 from .conftest import SESSION, WS, write_tiny
 
@@ -136,7 +136,7 @@ def test_several_workspaces_need_a_named_one(tiny: Path) -> None:
 
 def test_bad_utf8_and_manifest_fields(tiny: Path) -> None:
     (tiny / "memory" / SESSION).write_bytes(b"# Deploy\n\nok\n\xff\xfe broken\n")
-    _set_manifest(tiny, license="MIT", as_of="2026-06-30", format_version=2)
+    _set_manifest(tiny, license="MIT", as_of="2026-06-30", format_version=3)
     report = validate_dataset(tiny)
     messages = [str(p) for p in report.errors]
     assert any(f"memory/{SESSION}:4" in m and "UTF-8" in m for m in messages)
@@ -144,7 +144,7 @@ def test_bad_utf8_and_manifest_fields(tiny: Path) -> None:
         "unknown manifest field 'license'" in m and "did you mean 'licence'" in m for m in messages
     )
     assert any("'as_of'" in m and "no UTC offset" in m for m in messages)
-    assert any("format_version 2" in m for m in messages)
+    assert any("format_version 3" in m for m in messages)
 
 
 def test_abstention_with_relevant_target_is_an_error(tiny: Path) -> None:

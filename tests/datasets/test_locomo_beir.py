@@ -9,8 +9,8 @@ import pytest
 from memlab.datasets import chunk_group, load_dataset, resolve_targets, validate_dataset
 from memlab.datasets.importers import ImportOptions, import_dataset
 from memlab.datasets.importers.locomo import parse_locomo_time, repair_evidence
-from memlab.datasets.timefmt import parse_iso
 from memlab.errors import DatasetError
+from memlab.timefmt import parse_iso
 
 from .conftest import FIXTURES
 

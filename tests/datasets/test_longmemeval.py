@@ -19,8 +19,8 @@ from memlab.datasets import (
 )
 from memlab.datasets.importers import ImportOptions, import_dataset
 from memlab.datasets.importers.longmemeval import parse_lme_date
-from memlab.datasets.timefmt import parse_iso
 from memlab.errors import DatasetError
+from memlab.timefmt import parse_iso
 
 # The upstream files live beside the repository (../shared/data/longmemeval); override with
 # MEMLAB_LONGMEMEVAL_DIR. Tests on them are skipped when the files are absent.

@@ -17,8 +17,8 @@ from memlab.datasets import (
     resolve_targets,
     run_by_file,
 )
-from memlab.datasets.timefmt import parse_iso
 from memlab.errors import DatasetError
+from memlab.timefmt import parse_iso
 
 from .conftest import SESSION, WS
 

@@ -8,8 +8,8 @@ import pytest
 
 from memlab.datasets import parse_target, read_qrels, read_run, span_target, write_qrels, write_run
 from memlab.datasets.targets import fact_marker
-from memlab.datasets.timefmt import format_iso, parse_iso
 from memlab.errors import DatasetError
+from memlab.timefmt import format_iso, parse_iso
 
 
 def test_parse_targets() -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memlab.config import SearchConfig
+from memlab.config import SearchConfig, WatcherConfig, profile
 from memlab.embeddings.base import Matrix
 from memlab.embeddings.faulty import FAULT_MODES, FaultyEmbedder
 from memlab.embeddings.hashing import HashEmbedder
@@ -20,7 +20,7 @@ from memlab.errors import SchemaMismatchError
 from memlab.search.pipeline import search
 from memlab.store import vectors
 from memlab.store.store import MemoryStore
-from tests.conftest import T0, WS, write
+from tests.conftest import T0, WS, backdate, write
 
 DIMS = 8
 
@@ -215,21 +215,60 @@ def test_changed_chunk_gets_a_new_vector(
     assert digest == current
 
 
-def test_failed_batch_is_skipped_and_retried(
-    tmp_path: Path, open_store: Callable[..., MemoryStore]
-) -> None:
-    root = tmp_path / "many"
-    for i in range(70):
+def _many_notes(root: Path, n: int = 70) -> Path:
+    for i in range(n):
         write(
             root, f"{WS}/sessions/2026-01-01-n{i}-{i:08d}.md", f"# N{i}\n\nnote number {i} text\n"
         )
+    return root
+
+
+def test_failed_batch_waits_for_the_next_change_in_c0(
+    tmp_path: Path, open_store: Callable[..., MemoryStore]
+) -> None:
+    """SPEC §3: missing vectors are embedded only by a sync that runs, i.e. after a change."""
+    root = _many_notes(tmp_path / "many")
     flaky = FaultyEmbedder(HashEmbedder(16), "raise", 1.0)
     store = open_store(root, embedder=flaky)
     report = store.build(now=T0)
     assert report.embedded == 0 and len(report.embed_failures) == 3  # 70 chunks = 3 batches of ≤ 32
     flaky.rate = 0.0
     report = store.sync(now=T0)
-    assert report.embedded == 70 and vectors.count(store.index) == 70
+    assert not report.ran and vectors.count(store.index) == 0  # nothing changed: no sync
+    rel = f"{WS}/sessions/2026-01-02-new-99999999.md"
+    write(root, rel, "# New\n\na new note\n")
+    store.dirty.add([rel])
+    report = store.sync(now=T0)
+    assert report.embedded == 71 and vectors.count(store.index) == 71  # all missing ones
+
+
+def test_retry_missing_vectors_option(
+    tmp_path: Path, open_store: Callable[..., MemoryStore]
+) -> None:
+    root = _many_notes(tmp_path / "many")
+    flaky = FaultyEmbedder(HashEmbedder(16), "raise", 1.0)
+    watcher = WatcherConfig(retry_missing_vectors=True)
+    store = open_store(root, embedder=flaky, watcher=watcher)
+    assert store.build(now=T0).embedded == 0
+    flaky.rate = 0.0
+    report = store.sync(now=T0)  # nothing changed, but vectors are missing
+    assert report.ran and report.embedded == 70 and vectors.count(store.index) == 70
+    assert not store.sync(now=T0).ran  # nothing missing any more
+    assert not profile("grok-c0").watcher.retry_missing_vectors
+    assert not profile("grok-2026-08").watcher.retry_missing_vectors
+
+
+def test_index_command_embeds_what_is_missing(
+    tmp_path: Path, open_store: Callable[..., MemoryStore]
+) -> None:
+    """``build`` (``memlab index``) embeds missing vectors even when no file changed."""
+    root = _many_notes(tmp_path / "few", 5)
+    backdate(root)  # written long ago: the racy-timestamp rule re-reads fresh files
+    index = tmp_path / "idx.sqlite"
+    open_store(root, index_path=index).build(now=T0)  # no embedder: no vectors
+    store = open_store(root, index_path=index, embedder=HashEmbedder(16))
+    assert not store.sync(now=T0).ran  # c0: nothing changed, no sync
+    assert store.build(now=T0).embedded == 5 and vectors.count(store.index) == 5
 
 
 def test_hash_embedder_properties() -> None:

@@ -43,7 +43,7 @@ def test_match_expression_quotes_every_keyword() -> None:
 @settings(max_examples=500)
 @given(st.text(max_size=200))
 def test_tokenize_splits_on_non_alphanumeric_non_underscore(text: str) -> None:
-    from memlab.search.keywords import tokenize
+    from memlab.text import tokenize
 
     expected, current = [], ""
     for ch in text.lower():

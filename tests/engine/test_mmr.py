@@ -6,8 +6,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memlab.search.candidates_batch import jaccard, snippet_tokens
 from memlab.search.mmr import mmr_order, mmr_rerank
+from memlab.text import jaccard, snippet_tokens
 
 
 def test_golden_rust_python() -> None:

@@ -121,7 +121,9 @@ def test_access_boost_golden() -> None:
     [
         ("# Title\n\n## Sub\n", "session", True),
         ("# Title\n<!-- a comment -->\n", "session", True),
-        ("# Title\n<!-- unterminated\nreal text below\n", "session", True),
+        # SPEC §4.3 step 1: an unterminated comment keeps the rest, so the text is content
+        ("# Title\n<!-- unterminated\nreal text below\n", "session", False),
+        ("# Title\n<!-- done -->\n<!-- unterminated\n", "session", False),
         ("# Title\n> a quote is content\n", "session", False),
         ("# Title\nreal text\n", "session", False),
         ("", "session", True),

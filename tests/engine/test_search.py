@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memlab.config import MmrConfig, SearchConfig
-from memlab.search.pipeline import TRACE_COLUMNS, search
+from memlab.search.pipeline import search
+from memlab.search.trace import TRACE_COLUMNS
 from memlab.store.store import MemoryStore
 from tests.conftest import DAY, T0, WS, write
 
@@ -236,7 +237,7 @@ def test_trace_has_every_stage(memory: Path, open_store: Callable[..., MemorySto
     cfg = SearchConfig(min_score=0.0, mmr=MmrConfig(enabled=True))
     result = search(store, "API token pytest port", cfg, T0, trace=True, record_access=False)
     assert result.trace
-    assert set(TRACE_COLUMNS) <= set(result.trace[0])
+    assert list(result.trace[0]) == list(TRACE_COLUMNS)  # in_set included
     ranked = [r for r in result.trace if r["final_rank"]]
     assert [r["final_rank"] for r in ranked] == list(range(1, len(result.hits) + 1))
     assert all(r["mmr_position"] for r in ranked)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from memlab.datasets import DatasetWriter
-from memlab.datasets.timefmt import parse_iso
+from memlab.timefmt import parse_iso
 
 WS = "shop-1234abcd"
 DAY = 86400.0

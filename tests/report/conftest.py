@@ -19,7 +19,7 @@ import pytest
 
 from memlab.cli import main
 from memlab.datasets import DatasetWriter
-from memlab.datasets.timefmt import parse_iso
+from memlab.timefmt import parse_iso
 
 WS = "shop-1234abcd"
 DAY = 86400.0

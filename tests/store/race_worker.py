@@ -67,7 +67,7 @@ def searcher(root: Path, mode: str, done: Path) -> dict[str, object]:
             else:
                 err = io.StringIO()
                 with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
-                    code = main(["search", str(root), query, "--workspace", WS])
+                    code = main(["-v", "search", str(root), query, "--workspace", WS])
                 if code != 0:
                     stats["errors"].append(f"exit {code}: {err.getvalue()}")  # type: ignore[attr-defined]
         except Exception:

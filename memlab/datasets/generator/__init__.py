@@ -29,8 +29,8 @@ from memlab.datasets.generator import (
     catalog_facts,
     catalog_updates,
 )
-from memlab.datasets.generator.build import Generated, build_memory, write_dataset
-from memlab.datasets.generator.spec import Catalog
+from memlab.datasets.generator.build import build_memory, write_dataset
+from memlab.datasets.generator.spec import Catalog, Generated
 
 DEFAULT_SEED = 20260630
 CATEGORIES = (

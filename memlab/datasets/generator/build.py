@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import random
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from memlab.datasets.generator import readme
@@ -15,7 +14,7 @@ from memlab.datasets.generator.render import (
     render_memory,
     render_session,
 )
-from memlab.datasets.generator.spec import GLOBAL, WORKSPACE, Catalog, QuerySpec
+from memlab.datasets.generator.spec import GLOBAL, WORKSPACE, Catalog, Generated
 from memlab.datasets.generator.timeline import (
     add_unlabelled,
     make_sessions,
@@ -24,10 +23,10 @@ from memlab.datasets.generator.timeline import (
     timeline_bounds,
 )
 from memlab.datasets.targets import FACT_MARKER_RE
-from memlab.datasets.timefmt import utc_date, utc_seconds
 from memlab.datasets.writer import DatasetWriter
 from memlab.errors import DatasetError
 from memlab.store.layout import MEMORY_FILE, SESSIONS_DIR, session_file_name
+from memlab.timefmt import utc_date, utc_seconds
 
 WORKSPACE_NAME = "ledgerline-" + hashlib.sha256(b"/home/dev/src/ledgerline").hexdigest()[:8]
 SESSION_COUNT = 160
@@ -40,15 +39,6 @@ ID_PREFIX = {
     "cjk": "cjk",
     "abstention": "abs",
 }
-
-
-@dataclass
-class Generated:
-    seed: int
-    as_of: float
-    files: list[tuple[str, str, float]] = field(default_factory=list)  # (path, text, created_at)
-    queries: list[tuple[str, QuerySpec]] = field(default_factory=list)  # (query id, spec)
-    fact_ids: dict[str, str] = field(default_factory=dict)  # note key -> fact id
 
 
 def build_memory(catalog: Catalog, rng: random.Random, seed: int) -> Generated:

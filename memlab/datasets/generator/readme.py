@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
 
-from memlab.datasets.timefmt import format_iso
-
-if TYPE_CHECKING:
-    from memlab.datasets.generator.build import Generated
+from memlab.datasets.generator.spec import Generated
+from memlab.timefmt import format_iso
 
 CATEGORY_TEXT = {
     "fact": "plain lookups: one session note holds the answer (grade 2).",

@@ -9,8 +9,8 @@ from memlab.datasets.generator import filler
 from memlab.datasets.generator.spec import Note
 from memlab.datasets.generator.timeline import Session
 from memlab.datasets.targets import fact_marker
-from memlab.datasets.timefmt import format_iso
-from memlab.store.layout import FLUSH_SEPARATOR
+from memlab.store.layout import flush_separator
+from memlab.timefmt import format_iso
 
 SESSION_SECTIONS = ("Decisions", "Gotchas", "Commands", "Notes", "Transcript notes")
 GLOBAL_SECTIONS = ("Preferences", "Environment")
@@ -66,8 +66,8 @@ def render_session(session: Session, rng: random.Random, fact_ids: Mapping[str, 
     body = head + _sections(pairs, SESSION_SECTIONS) + ["## Next steps", "", f"- {next_step}"]
     text = "\n".join(body) + "\n"
     if follow:
-        later = format_iso(session.start + rng.randint(30, 180) * 60)[11:19]
-        text = text.rstrip("\n") + FLUSH_SEPARATOR.format(time=later) + "\n".join(follow) + "\n"
+        later = session.start + rng.randint(30, 180) * 60
+        text = text.rstrip("\n") + flush_separator(later) + "\n".join(follow) + "\n"
     return text
 
 

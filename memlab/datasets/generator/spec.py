@@ -4,7 +4,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-SESSION, WORKSPACE, GLOBAL = "session", "workspace", "global"
+from memlab.sources import GLOBAL, SESSION, WORKSPACE
+
+__all__ = [
+    "GLOBAL",
+    "SERVICES",
+    "SESSION",
+    "WORKSPACE",
+    "Catalog",
+    "Distractor",
+    "Generated",
+    "Note",
+    "QuerySpec",
+]
 
 SERVICES = ("gateway", "ledger", "billing", "webhooks", "fraud", "notifier", "reports", "scheduler")
 
@@ -57,3 +69,14 @@ class Catalog:
         self.notes += other.notes
         self.queries += other.queries
         self.distractors += other.distractors
+
+
+@dataclass
+class Generated:
+    """The generated memory (files with their logical times) and its labelled queries."""
+
+    seed: int
+    as_of: float
+    files: list[tuple[str, str, float]] = field(default_factory=list)  # (path, text, created_at)
+    queries: list[tuple[str, QuerySpec]] = field(default_factory=list)  # (query id, spec)
+    fact_ids: dict[str, str] = field(default_factory=dict)  # note key -> fact id

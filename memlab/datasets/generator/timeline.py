@@ -9,9 +9,7 @@ from dataclasses import dataclass, field
 
 from memlab.datasets.generator import filler
 from memlab.datasets.generator.spec import SERVICES, SESSION, Catalog, Note
-from memlab.datasets.timefmt import utc_seconds
-
-DAY = 86400.0
+from memlab.timefmt import DAY, utc_seconds
 
 
 @dataclass

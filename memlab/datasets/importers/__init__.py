@@ -12,11 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from memlab.datasets.folder import check_dest
 from memlab.datasets.importers._common import ImportOptions, ImportResult
 from memlab.datasets.importers.beir import import_beir
 from memlab.datasets.importers.locomo import import_locomo
 from memlab.datasets.importers.longmemeval import import_longmemeval
-from memlab.datasets.writer import check_dest
 from memlab.errors import DatasetError, unknown_name
 
 

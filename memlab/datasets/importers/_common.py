@@ -12,8 +12,8 @@ from typing import Any, TypeVar
 
 from tqdm import tqdm
 
-from memlab.datasets.timefmt import parse_iso
 from memlab.errors import DatasetError
+from memlab.timefmt import parse_iso
 
 
 @dataclass(frozen=True)

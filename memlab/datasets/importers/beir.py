@@ -32,9 +32,9 @@ from memlab.datasets.importers._common import (
     safe_id,
     slugify,
 )
-from memlab.datasets.timefmt import utc_date
 from memlab.datasets.writer import DatasetWriter
 from memlab.errors import DatasetError
+from memlab.timefmt import utc_date
 
 
 def _jsonl(path: Path) -> list[dict[str, Any]]:

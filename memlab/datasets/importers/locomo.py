@@ -44,10 +44,10 @@ from memlab.datasets.importers._common import (
     safe_id,
 )
 from memlab.datasets.targets import span_target
-from memlab.datasets.timefmt import utc_date, utc_seconds
 from memlab.datasets.writer import DatasetWriter
 from memlab.errors import DatasetError
 from memlab.store.layout import session_file_name
+from memlab.timefmt import utc_date, utc_seconds
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 LICENCE = "as published by github.com/snap-research/locomo (see its LICENSE.txt)"

@@ -35,6 +35,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from memlab.datasets.fields import ID_RE
 from memlab.datasets.importers._common import (
     ImportOptions,
     ImportResult,
@@ -45,12 +46,11 @@ from memlab.datasets.importers._common import (
     progress,
     render_conversation,
 )
-from memlab.datasets.reader import ID_RE
 from memlab.datasets.targets import span_target
-from memlab.datasets.timefmt import utc_date, utc_seconds
 from memlab.datasets.writer import DatasetWriter
 from memlab.errors import DatasetError, unknown_name
 from memlab.store.layout import session_file_name
+from memlab.timefmt import utc_date, utc_seconds
 
 _DATE = re.compile(r"\s*(\d{4})/(\d{1,2})/(\d{1,2})\s*(?:\([A-Za-z]+\))?\s*(\d{1,2}):(\d{2})\s*")
 _REQUIRED = (

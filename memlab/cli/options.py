@@ -1,0 +1,107 @@
+"""The configuration a command runs with: one merge for every command.
+
+In this order, later wins: the profile (``--profile``, or the file's ``profile``
+key when ``--profile`` is not given) → the section of the ``--config`` file →
+the command's own flags (``--half-life`` …) → ``--set KEY=VALUE``. Keys are
+dotted paths (``mmr.lambda``, ``source_weights.session``); a leading section
+name (``dream.min_hours``) is accepted. ``--set`` values are YAML scalars
+(``30``, ``0.5``, ``true``, ``null``, ``grok``).
+
+A config file is a YAML (or JSON) mapping: ``profile`` and one key per section
+(``search``, ``dream``, plus command-specific ones such as ``simulation``); a
+file without section keys holds the command's own section directly (``memlab
+eval --config`` files list search keys at the top).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from memlab.config import DEFAULT_PROFILE, MemlabConfig, flatten, profile, with_overrides
+from memlab.datafile import load_data
+from memlab.errors import ConfigError
+
+SECTIONS = ("index", "search", "watcher", "dream")
+
+
+def add_config_args(p: argparse.ArgumentParser, section: str, example: str) -> None:
+    """``--profile``, ``--config`` and ``--set`` for a command configured by ``section``."""
+    p.add_argument(
+        "--profile", help=f"configuration profile (default {DEFAULT_PROFILE}, or the file's)"
+    )
+    p.add_argument("--config", help=f"YAML/JSON file: {section} settings (or {{{section}: …}})")
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help=f"one {section} setting, dotted path (e.g. {example}; repeatable)",
+    )
+
+
+def parse_value(text: str) -> Any:
+    """A command-line value as a YAML scalar or flow list: 30, 0.5, true, null, [1, 4]."""
+    import yaml
+
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError:
+        return text
+    except RecursionError:
+        raise ConfigError(f"value {text[:40]!r}… is nested too deeply; flatten it") from None
+
+
+def parse_assignments(items: Sequence[str], option: str = "--set") -> dict[str, Any]:
+    """``["a.b=1", "c=x"]`` → ``{"a.b": 1, "c": "x"}``; a malformed item raises ConfigError."""
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"{option} expects KEY=VALUE, got '{item}'")
+        out[key.strip()] = parse_value(value)
+    return out
+
+
+def read_config_file(path: str | None, section: str, extra: Sequence[str] = ()) -> dict[str, Any]:
+    """The ``--config`` file as a mapping of sections (``{}`` without a file)."""
+    if not path:
+        return {}
+    file = Path(path)
+    data = load_data(file, what="config file") or {}
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"{file}: expected a mapping of configuration keys")
+    sections = {*SECTIONS, *extra}
+    if not set(data) & sections:  # the command's own section, written directly
+        flat = {k: v for k, v in data.items() if k != "profile"}
+        return {**({"profile": data["profile"]} if "profile" in data else {}), section: flat}
+    known = sorted({"profile", *sections})
+    unknown = sorted(set(data) - set(known))
+    if unknown:
+        raise ConfigError(f"{file}: unknown key '{unknown[0]}'; valid: {', '.join(known)}")
+    return dict(data)
+
+
+def resolve_config(
+    args: argparse.Namespace,
+    section: str,
+    *,
+    flags: Mapping[str, Any] | None = None,
+    extra: Sequence[str] = (),
+) -> tuple[MemlabConfig, dict[str, Any]]:
+    """The merged configuration (see the module docstring) and the config file's mapping
+    (for command-specific sections named in ``extra``)."""
+    data = read_config_file(getattr(args, "config", None), section, extra)
+    name = getattr(args, "profile", None) or data.get("profile") or DEFAULT_PROFILE
+    config = profile(str(name))
+    overrides = dict(flatten(data.get(section) or {}))
+    overrides.update({k: v for k, v in (flags or {}).items() if v is not None})
+    overrides.update(parse_assignments(getattr(args, "set", []) or []))
+    overrides = {k.removeprefix(f"{section}."): v for k, v in overrides.items()}
+    if overrides:
+        changed = with_overrides(getattr(config, section), overrides)
+        config = dataclasses.replace(config, **{section: changed})
+    return config, data

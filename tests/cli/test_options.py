@@ -1,0 +1,85 @@
+"""One configuration merge for every command: profile → --config → flags → --set."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+
+from memlab.cli import build_parser, main
+from memlab.cli.options import parse_assignments, read_config_file, resolve_config
+from memlab.errors import ConfigError
+
+
+def parse(*argv: str) -> argparse.Namespace:
+    return build_parser().parse_args(list(argv))
+
+
+def test_later_sources_win(tmp_path: Path) -> None:
+    file = tmp_path / "c.yaml"
+    file.write_text("profile: grok-2026-08\nmin_score: 0.5\nmmr: {lambda: 0.4}\n")
+    args = parse("search", "root", "q", "--config", str(file), "--set", "min_score=0.2")
+    config = resolve_config(args, "search", flags={"half_life_days": 3.0, "max_results": None})[0]
+    assert config.profile == "grok-2026-08"  # the file's profile, since --profile is absent
+    assert config.search.min_score == 0.2  # --set beats the file
+    assert config.search.half_life_days == 3.0  # a flag beats the file and the profile
+    assert config.search.mmr.lambda_ == 0.4 and config.search.mmr.enabled  # file, then profile
+    args = parse("search", "root", "q", "--config", str(file), "--profile", "grok-c0")
+    assert resolve_config(args, "search")[0].profile == "grok-c0"  # --profile beats the file
+
+
+def test_source_weights_from_a_file_and_from_set(tmp_path: Path) -> None:
+    """A nested ``source_weights`` in a file and a dotted ``--set`` reach the same field
+    (the eval and sweep commands used to flatten it two different ways)."""
+    file = tmp_path / "c.yaml"
+    file.write_text("source_weights: {session: 0.5}\n")
+    nested = resolve_config(parse("eval", "ds", "--config", str(file)), "search")[0].search
+    dotted = resolve_config(parse("eval", "ds", "--set", "source_weights.session=0.5"), "search")
+    assert nested == dotted[0].search and nested.source_weight("session") == 0.5
+    both = parse("eval", "ds", "--config", str(file), "--set", "source_weights.global=2")
+    weights = resolve_config(both, "search")[0].search.source_weights
+    assert dict(weights) == {"global": 2.0, "session": 0.5}
+
+
+def test_sectioned_files_and_prefixed_keys(tmp_path: Path) -> None:
+    file = tmp_path / "d.yaml"
+    file.write_text("dream: {min_hours: 24}\nsimulation: {users: 3}\n")
+    args = parse("dream", "check", "root", "--config", str(file), "--set", "dream.min_sessions=9")
+    config, data = resolve_config(args, "dream", extra=("simulation",))
+    assert (config.dream.min_hours, config.dream.min_sessions) == (24.0, 9)
+    assert data["simulation"] == {"users": 3}
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("dream: {}\nsimulaton: {}\n")
+    with pytest.raises(ConfigError, match="unknown key 'simulaton'"):
+        read_config_file(str(bad), "dream", ("simulation",))
+
+
+def test_values_and_mistakes() -> None:
+    assert parse_assignments(["a=30", "b=0.5", "c=true", "d=null", "e=grok", "f=[1, 4]"]) == {
+        "a": 30,
+        "b": 0.5,
+        "c": True,
+        "d": None,
+        "e": "grok",
+        "f": [1, 4],
+    }
+    with pytest.raises(ConfigError, match="--set expects KEY=VALUE"):
+        parse_assignments(["min_score"])
+    with pytest.raises(ConfigError, match="not found"):
+        read_config_file("/nonexistent/c.yaml", "search")
+
+
+def test_search_takes_config_and_set(
+    memory: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["index", str(memory), "--now", "2026-01-01"]) == 0
+    capsys.readouterr()
+    file = tmp_path / "s.yaml"
+    file.write_text("max_results: 1\n")
+    argv = ["search", str(memory), "API port pytest token", "--json", "--now", "2026-01-02"]
+    assert main([*argv, "--set", "min_score=0", "--config", str(file)]) == 0
+    assert len(json.loads(capsys.readouterr().out)["hits"]) == 1
+    assert main([*argv, "--set", "min_scor=0"]) == 2
+    assert "did you mean 'min_score'" in capsys.readouterr().err

@@ -1,0 +1,124 @@
+"""Every claim of the README's "Things worth knowing", computed on the real engine.
+
+Each test names the README sentence it checks (``claim``), so a test cannot
+drift away from the text: if the sentence is reworded, the test fails until
+both agree again.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memlab.config import DreamConfig, SearchConfig
+from memlab.dream.sim_params import SimParams
+from memlab.dream.simulate import simulate
+from memlab.embeddings.base import Matrix
+from memlab.search.pipeline import search
+from memlab.search.scoring import merge_with_fts_floor
+from memlab.store.store import MemoryStore
+from memlab.workbench.findings import age_limit
+from tests.conftest import DAY, T0, WS, write
+from tests.search.test_supplement import crowded_memory
+
+README = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text().split())
+
+
+def claim(text: str) -> None:
+    """The README says ``text`` (whitespace-insensitive)."""
+    assert " ".join(text.split()) in README, f"the README no longer says: {text!r}"
+
+
+class SameVector:
+    """Every text embeds to the same unit vector (distance 0 → vec 1.0)."""
+
+    id = "same-4"
+    dims = 4
+
+    def embed_batch(self, texts: Sequence[str]) -> Matrix:
+        out = np.zeros((len(texts), 4), dtype=np.float32)
+        out[:, 0] = 1.0
+        return out
+
+
+def test_the_worst_candidate_scores_zero_and_vectors_can_rescue_it(
+    tmp_path: Path, open_store: Callable[..., MemoryStore]
+) -> None:
+    claim("so the worst candidate always gets exactly 0 — without vectors, with two candidates")
+    claim("the second is dropped; with vectors it can still pass on its vector score.")
+    root = tmp_path / "m"
+    write(root, f"{WS}/sessions/2026-01-01-a-aaaa1111.md", "# A\n\ncanary canary canary\n")
+    write(root, f"{WS}/sessions/2026-01-01-b-bbbb2222.md", "# B\n\ncanary and other words\n")
+    store = open_store(root, embedder=SameVector())
+    store.build(now=T0)
+    fts_only = search(store, "canary", SearchConfig(vectors=False), T0, trace=True)
+    assert [r["fts"] for r in fts_only.trace or []] == [1.0, 0.0]
+    assert len(fts_only.hits) == 1
+    hybrid = search(store, "canary", SearchConfig(), T0, trace=True, record_access=False)
+    assert len(hybrid.hits) == 2 and min(h.score for h in hybrid.hits) == pytest.approx(0.7)
+
+
+def test_the_supplement_stretches_the_range(
+    tmp_path: Path, open_store: Callable[..., MemoryStore]
+) -> None:
+    claim("they normalise to (nearly) 0 and pass `min_score` only with help from their vector")
+    claim("they stretch the min–max range, lifting the text score of every main-list row")
+    # the stage-by-stage version: tests/search/test_supplement.py
+    store = open_store(crowded_memory(tmp_path / "m"))
+    store.build(now=T0)
+    hits = {}
+    for supplement in (False, True):
+        config = SearchConfig(vectors=False, evergreen_supplement=supplement)
+        hits[supplement] = search(store, "canary", config, T0, record_access=False).hits
+    assert len(hits[False]) < len(hits[True])  # FTS-only results change
+    assert all(h.source == "session" for h in hits[True])  # no supplement row among them
+
+
+def test_the_age_limit_and_how_accesses_move_it(
+    tmp_path: Path, open_store: Callable[..., MemoryStore]
+) -> None:
+    claim("a session chunk that was never returned cannot be returned once it is older than")
+    claim("7·log2(1/0.35) ≈ 10.6 days")
+    claim("after 10 searches that returned it, ≈ 11.7 days")
+    assert round(age_limit(7.0, 0.35), 1) == 10.6 and round(age_limit(7.0, 0.35, 10), 1) == 11.7
+    stores = []
+    for name in ("searched", "untouched"):
+        root = tmp_path / name
+        write(root, f"{WS}/sessions/2026-01-01-x-aaaa1111.md", "# X\n\ncanary notes\n")
+        store = open_store(root)
+        store.build(now=T0)
+        stores.append(store)
+    searched, untouched = stores
+    for day in range(10):  # ten live searches that return it, while it is young
+        assert search(searched, "canary", None, T0 + day * 0.1 * DAY).hits
+    old = T0 + 11 * DAY
+    assert search(searched, "canary", None, old, record_access=False).hits
+    assert not search(untouched, "canary", None, old, record_access=False).hits
+
+
+def test_a_vector_lifts_only_above_the_fts_score() -> None:
+    claim("a vector can only lift a chunk whose vector score exceeds its FTS score")
+    grid = np.linspace(0.0, 1.0, 101)
+    fts, vec = (a.ravel() for a in np.meshgrid(grid[1:], grid[1:]))
+    merged = merge_with_fts_floor(fts, vec, 0.7, 0.3)
+    assert np.array_equal(merged > fts, vec > fts)
+
+
+def test_dream_strands_the_triggering_log_and_the_simulator_counts_them() -> None:
+    claim("so the automatic triggers strand logs; the capacity simulator measures how many")
+    # the mechanism on real files: tests/dream/test_cli_store.py
+    # (test_c0_strands_the_log_of_the_session_that_triggered_dream)
+    params = SimParams(users=50, days=10, manual_share=0.0)
+    summary = simulate(params, DreamConfig()).summary()
+    assert summary["runs"] > 0 and summary["logs_left"] > 0
+
+
+def test_the_crash_figure_is_given_as_a_range() -> None:
+    claim("(`python -m memlab.dream.crash --kills N [--atomic]`)")
+    sentence = re.search(r"killed mid-write \(([^)]*)\)", README)
+    assert sentence and "machine" in sentence.group(1)  # measured here; it varies
+    # the campaign itself: tests/dream/test_faults.py (slow: 400 kills each way)
