@@ -11,6 +11,15 @@ import pytest
 from memlab.store.store import MemoryStore
 
 WS = "proj-1234abcd"
+README = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text().split())
+
+
+def readme_says(text: str) -> bool:
+    """Does the README say ``text`` (whitespace-insensitive)? Tests that compute a figure
+    the README quotes check the sentence with it."""
+    return " ".join(text.split()) in README
+
+
 DAY = 86400.0
 T0 = 1_767_225_600.0  # 2026-01-01T00:00:00Z
 

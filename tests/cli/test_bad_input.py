@@ -19,6 +19,7 @@ import pytest
 
 from memlab.cli import main
 from tests.cli.conftest import Zoo, digest_tree
+from tests.conftest import readme_says
 
 R, D = "{root}", "{ds}"
 S = ["search", R, "token bug"]
@@ -235,6 +236,10 @@ def test_bad_input_is_one_line_exit_2(
     assert zoo.fill([fragment])[0] in lines[0], err
     assert digest_tree(base) == before  # nothing lost, nothing converted
     assert not (Path(zoo.paths["root"]) / "proj-1234abcd" / "index.sqlite").exists()
+
+
+def test_the_readme_counts_these_cases() -> None:
+    assert readme_says(f"{len(CASES)} bad-input cases across every subcommand")
 
 
 def test_the_table_covers_every_subcommand() -> None:
