@@ -57,11 +57,14 @@ SPACE: dict[str, Any] = {
 
 
 def naive(prepared: Prepared, point: SweepPoint) -> dict[str, list[Hit]]:
-    """Every query's hits by the full search, as an application would run it."""
+    """Every query's hits by the full search on the memory replayed up to its time."""
     out: dict[str, list[Hit]] = {}
-    for gid in prepared.dataset.groups:
-        with prepared.open_group(gid) as store:
-            for q in prepared.dataset.queries_in(gid):
+    moments: dict[tuple[str, float], list[Any]] = {}
+    for q in prepared.dataset.queries:
+        moments.setdefault((q.group, q.as_of), []).append(q)
+    for (gid, at), queries in moments.items():
+        with prepared.store_at(gid, at) as store:
+            for q in queries:
                 result = search(
                     store, q.text, point.config, q.as_of, record_access=False, sync=False
                 )

@@ -125,7 +125,11 @@ def cmd_info(args: argparse.Namespace) -> int:
     print(f"as_of:       {format_iso(ds.as_of)}")
     print(f"digest:      {ds.digest}")
     files = sum(len(g.created_at) for g in ds.groups.values())
-    print(f"groups:      {len(ds.groups)} ({files} memory files)")
+    events = sum(len(g.events) for g in ds.groups.values())
+    print(f"format:      {ds.format_version}")
+    print(f"groups:      {len(ds.groups)} ({files} memory files, {events} timeline events)")
+    if ds.index or ds.timeline:
+        print(f"defaults:    index {dict(ds.index)}, timeline {dict(ds.timeline)}")
     if len(ds.groups) == 1:
         group = next(iter(ds.groups.values()))
         print(f"workspace:   {group.workspace or '(none: global memory only)'}")

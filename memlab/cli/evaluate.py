@@ -4,13 +4,26 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memlab.cli.args import comma_list
-from memlab.cli.options import add_config_args, resolve_config
-from memlab.config import SearchConfig
+from memlab.cli.options import add_config_args, parse_assignments, read_config_file, resolve_config
+from memlab.config import (
+    DEFAULT_PROFILE,
+    TOKENIZERS,
+    DreamConfig,
+    SearchConfig,
+    flatten,
+    profile,
+    with_overrides,
+)
 from memlab.eval.measures import DEFAULT_MEASURES
 from memlab.eval.runs import DEFAULT_RUNS
+
+if TYPE_CHECKING:
+    from memlab.eval.prepare import Prepared
+
+DREAM = "dream."  # --set dream.min_hours=24: the Dream settings of the replay
 
 
 def register(sub: Any) -> None:
@@ -44,6 +57,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     add_config_args(p, "search", "half_life_days=30, mmr.lambda=0.5")
     p.add_argument("--embedder", help="embedding provider (default: the dataset's shipped vectors)")
     p.add_argument("--level", help="judgement level (e.g. session or turn)")
+    add_memory_options(p)
     p.add_argument(
         "--unit",
         choices=["chunk", "file"],
@@ -61,14 +75,53 @@ def _common(p: argparse.ArgumentParser) -> None:
         help="leave out queries with this tag (e.g. no-user-evidence for LongMemEval)",
     )
     p.add_argument("--out", help="write aggregated.csv, perquery.csv, manifest.json, runs/")
-    p.add_argument("--work", help="where indexes are built (default ~/.cache/memlab/indexes)")
+    p.add_argument(
+        "--work", help="where replays are built and cached (default ~/.cache/memlab/replays)"
+    )
     p.add_argument("--json", action="store_true", help="print the aggregated table as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
 
 
+def add_memory_options(p: argparse.ArgumentParser) -> None:
+    """Index options and Dream on the timeline (defaults: the dataset's manifest)."""
+    p.add_argument(
+        "--tokenizer",
+        choices=TOKENIZERS,
+        help="FTS5 tokenizer of the replayed index (default: the dataset's, else unicode61)",
+    )
+    p.add_argument(
+        "--chunk-bytes", type=int, metavar="N", help="chunk size in UTF-8 bytes (default 1600)"
+    )
+    p.add_argument(
+        "--chunk-overlap", type=int, metavar="N", help="chunk overlap in characters (default 320)"
+    )
+    p.add_argument(
+        "--dream",
+        choices=["on", "off"],
+        help="run Dream at every session end of the replay (default: the dataset's "
+        "timeline.dream); gates from --profile and --set dream.KEY=VALUE",
+    )
+
+
 def base_config(args: argparse.Namespace) -> SearchConfig:
-    """The search configuration: profile, ``--config``, ``--set`` (``cli.options``)."""
-    return resolve_config(args, "search")[0].search
+    """The search configuration: profile, ``--config``, ``--set`` (``cli.options``);
+    ``dream.*`` settings go to ``dream_config``."""
+    search_only = [s for s in getattr(args, "set", []) or [] if not s.strip().startswith(DREAM)]
+    return resolve_config(argparse.Namespace(**{**vars(args), "set": search_only}), "search")[
+        0
+    ].search
+
+
+def dream_config(args: argparse.Namespace) -> DreamConfig:
+    """The Dream settings of the replay: the profile's, the ``--config`` file's ``dream``
+    section, then ``--set dream.KEY=VALUE``."""
+    data = read_config_file(getattr(args, "config", None), "search")
+    name = getattr(args, "profile", None) or data.get("profile") or DEFAULT_PROFILE
+    overrides = dict(flatten(data.get("dream") or {}))
+    sets = parse_assignments(getattr(args, "set", []) or [])
+    overrides.update({k.removeprefix(DREAM): v for k, v in sets.items() if k.startswith(DREAM)})
+    cfg = profile(str(name)).dream
+    return with_overrides(cfg, overrides) if overrides else cfg
 
 
 def selected_dataset(args: argparse.Namespace) -> Any:
@@ -80,21 +133,35 @@ def selected_dataset(args: argparse.Namespace) -> Any:
     return ds.select(exclude_tags=set(tags)) if tags else ds
 
 
+def prepared_from(args: argparse.Namespace) -> Prepared:
+    """The dataset prepared as the command line says (index options, Dream, embedder)."""
+    from memlab.eval.prepare import prepare_dataset
+
+    return prepare_dataset(
+        selected_dataset(args),
+        embedder=args.embedder,
+        tokenizer=args.tokenizer,
+        chunk_bytes=args.chunk_bytes,
+        chunk_overlap=args.chunk_overlap,
+        dream=None if args.dream is None else args.dream == "on",
+        dream_config=dream_config(args),
+        work_dir=args.work,
+        progress=not args.quiet,
+    )
+
+
 def _run(args: argparse.Namespace, runs: list[str] | dict[str, SearchConfig]) -> int:
     from memlab.eval.experiment import run_experiment, summary_text
 
     measures = [m.strip() for m in args.measures.split(",") if m.strip()]
     exp = run_experiment(
-        selected_dataset(args),
+        prepared_from(args),
         runs,
         base=base_config(args),
-        embedder=args.embedder,
         measures=measures,
         unit=args.unit,
         test=getattr(args, "test", "t"),
         out=args.out,
-        work_dir=args.work,
-        progress=not args.quiet,
     )
     if args.json:
         print(json.dumps(exp.aggregated.to_dict(orient="records"), indent=2))
@@ -113,6 +180,7 @@ def _run(args: argparse.Namespace, runs: list[str] | dict[str, SearchConfig]) ->
             "wins",
             "ties",
             "losses",
+            "n",
         ]
         print(main[cols].to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     for w in exp.warnings:

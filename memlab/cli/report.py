@@ -52,6 +52,9 @@ def register(sub: Any) -> None:
         metavar="NAME=VALUE",
         help="notebook parameter (YAML value); NOTEBOOK.NAME=VALUE for one notebook",
     )
+    from memlab.cli.evaluate import add_memory_options
+
+    add_memory_options(r)
     r.add_argument("--quiet", action="store_true", help="no progress (the default when $CI is set)")
     r.add_argument("--kernel", default=DEFAULT_KERNEL, help="Jupyter kernel name")
     r.add_argument(
@@ -99,6 +102,12 @@ def cmd_report(args: argparse.Namespace) -> int:
         cell_timeout=args.cell_timeout,
         write_baseline=args.write_baseline,
         html=not args.no_html,
+        memory={
+            "tokenizer": args.tokenizer,
+            "chunk_bytes": args.chunk_bytes,
+            "chunk_overlap": args.chunk_overlap,
+            "dream": None if args.dream is None else args.dream == "on",
+        },
     )
     result = run_report(options, echo=lambda line: print(line, file=sys.stderr, flush=True))
     print(summary_text(result))

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from memlab.cli.args import existing_file, integer, nonempty, number
-from memlab.cli.evaluate import base_config
+from memlab.cli.evaluate import add_memory_options, base_config, prepared_from
 from memlab.cli.options import add_config_args
 from memlab.sweep.metrics import SWEEP_MEASURES
 
@@ -77,7 +77,10 @@ def register(sub: Any) -> None:
     )
     add_config_args(p, "search", "min_score=0.2 (the base every point starts from)")
     p.add_argument("--level", help="judgement level (e.g. session or turn)")
-    p.add_argument("--work", help="where indexes are built (default ~/.cache/memlab/indexes)")
+    add_memory_options(p)
+    p.add_argument(
+        "--work", help="where replays are built and cached (default ~/.cache/memlab/replays)"
+    )
     p.add_argument("--json", action="store_true", help="print the chosen configuration as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=cmd_sweep)
@@ -90,19 +93,16 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if args.measure not in measures:
         measures.insert(0, args.measure)
     result = run_sweep(
-        args.dataset,
+        prepared_from(args),
         Path(args.grid),
         random=args.random,
         seed=args.seed,
         base=base_config(args),
-        embedder=args.embedder,
         measures=measures,
         holdout=args.holdout,
         split_seed=args.split_seed,
         stratify=not args.no_stratify,
         out=args.out,
-        work_dir=args.work,
-        level=args.level,
         progress=not args.quiet,
     )
     top = result.best(args.measure, args.top) if len(result.table) else None

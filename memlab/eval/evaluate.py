@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import numpy as np
 import pandas as pd
 
 from memlab.datasets import qrels_by_file
+from memlab.errors import ConfigError, unknown_name
 from memlab.eval import ranx_backend, stats
 from memlab.eval.measures import (
     AGENT_MEASURES,
@@ -25,30 +27,36 @@ from memlab.eval.measures import (
     stale_above,
     tokens_of,
 )
+from memlab.eval.novelty import NuggetTable, nugget_measure
 from memlab.eval.prepare import Prepared
 from memlab.eval.runs import RunResult, to_file_level
+from memlab.eval.timeline import Timeline
 
 PERQUERY_COLUMNS = ["run", "query_id", "category", "measure", "value"]
 TESTS = ("t", "fisher")
 
 
 def evaluate_run(
-    prepared: Prepared,
+    source: Timeline | Prepared,
     run: RunResult,
     measures: Sequence[str] = DEFAULT_MEASURES,
     *,
     unit: str = "chunk",
     budget: int = DEFAULT_TOKEN_BUDGET,
 ) -> pd.DataFrame:
-    """Per-query values of ``measures`` (IR, over judged queries) and the agent measures."""
-    qrels: Mapping[str, Mapping[str, int]] = prepared.qrels
+    """Per-query values of ``measures`` (IR, over judged queries) and the agent measures.
+
+    ``source`` holds the judgements resolved at each query's time: the timeline the
+    run was ranked on (a ``Prepared``: its default memory's)."""
+    timeline = source if isinstance(source, Timeline) else source.judged()
+    qrels: Mapping[str, Mapping[str, int]] = timeline.qrels
     if unit == "file":
-        ds = prepared.dataset
+        ds = timeline.dataset
         run = to_file_level(run)
         qrels = {q: g for gid in ds.groups for q, g in qrels_by_file(ds, group=gid).items()}
     elif unit != "chunk":
-        raise ValueError(f"unit must be 'chunk' or 'file', got {unit!r}")
-    queries = {q.query_id: q for q in prepared.dataset.queries}
+        raise ConfigError(unknown_name("unit", str(unit), ("chunk", "file")))
+    queries = {q.query_id: q for q in timeline.dataset.queries}
     judged = {
         qid: g
         for qid, g in qrels.items()
@@ -64,6 +72,11 @@ def evaluate_run(
     ranx_names = {m.name: m.ranx_name for m in parsed if m.ranx_name}
     values = ranx_backend.evaluate(judged, run.rankings, list(ranx_names.values()))
     for m in parsed:
+        if m.nugget:
+            if unit == "chunk":
+                for qid, value in nugget_values(timeline, run, m.family, m.cutoff or 10).items():
+                    add(qid, m.name, value)
+            continue
         for qid in sorted(judged):
             if m.family == "Judged":
                 add(qid, m.name, judged_at(run.rankings.get(qid, []), qrels[qid], m.cutoff or 10))
@@ -73,7 +86,7 @@ def evaluate_run(
         ranking, snippets = run.rankings.get(qid, []), run.snippets.get(qid, [])
         add(qid, "Redundancy", redundancy(snippets))
         relevant = {d for d, g in qrels.get(qid, {}).items() if g > 0}
-        stale = set(prepared.stale.get(qid, []))
+        stale = set(timeline.stale.get(qid, []))
         if unit == "file":
             stale = {c.rsplit(":", 1)[0] for c in stale}
         add(qid, "Stale", stale_above(ranking, stale, relevant))
@@ -84,6 +97,27 @@ def evaluate_run(
         add(qid, "Tokens", tokens)
         add(qid, "OverBudget", 1.0 if tokens > budget else 0.0)
     return pd.DataFrame(rows, columns=PERQUERY_COLUMNS)
+
+
+def nugget_values(timeline: Timeline, run: RunResult, family: str, k: int) -> dict[str, float]:
+    """``alpha-nDCG@k``, ``NR@k`` or ``NRAll@k`` of every query judged with nuggets."""
+    nuggets = timeline.nuggets
+    queries = [q for q in timeline.dataset.queries if nuggets.get(q.query_id) and not q.abstention]
+    if not queries:
+        return {}
+    row_nuggets, seg, rank = [], [], []
+    for i, q in enumerate(queries):
+        for r, chunk in enumerate(run.rankings.get(q.query_id, []), start=1):
+            row_nuggets.append(nuggets[q.query_id].get(chunk, frozenset()))
+            seg.append(i)
+            rank.append(r)
+    pools = [list(nuggets[q.query_id].values()) for q in queries]
+    table = NuggetTable.build(row_nuggets, pools, np.ones(len(queries), dtype=bool))
+    rows = np.arange(len(seg), dtype=np.int64)
+    values = nugget_measure(
+        family, table, rows, np.array(seg, np.int64), np.array(rank, np.int64), len(queries), k
+    )
+    return {q.query_id: float(v) for q, v in zip(queries, values, strict=True)}
 
 
 def aggregate(perquery: pd.DataFrame, *, seed: int = 0, n_resamples: int = 2000) -> pd.DataFrame:
@@ -127,7 +161,7 @@ def compare(
 ) -> pd.DataFrame:
     """Every other run against ``baseline`` on every measure (paired over common queries)."""
     if test not in TESTS:
-        raise ValueError(f"test must be one of {TESTS}, got {test!r}")
+        raise ConfigError(unknown_name("test", str(test), TESTS))
     wide = perquery.pivot_table(index=["measure", "query_id"], columns="run", values="value")
     rows = []
     for run in [r for r in perquery["run"].unique() if r != baseline]:

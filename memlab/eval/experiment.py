@@ -1,9 +1,11 @@
 """One evaluation or comparison, end to end, and the files it leaves behind.
 
-``run_experiment`` loads a dataset, prepares its indexes, gathers candidates
-once at the widest limit the runs need, runs every ranker with the scoring
-core, measures, aggregates, compares against the first run, and (with
-``out``) writes::
+``run_experiment`` takes a prepared dataset (``prepare_dataset``; a folder or
+a ``Dataset`` is prepared with its defaults), gathers every query's candidates
+at its own time once per memory at the widest limit the runs need (runs that
+share a memory share one replay), runs every ranker with the scoring core,
+measures, aggregates, compares against the first run, and (with ``out``)
+writes::
 
     aggregated.csv   run, measure, value, ci_low, ci_high, n
     perquery.csv     run, query_id, category, measure, value   (long)
@@ -16,7 +18,7 @@ core, measures, aggregates, compares against the first run, and (with
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,14 +26,22 @@ from typing import Any
 import pandas as pd
 
 from memlab.config import SearchConfig
-from memlab.datasets import Dataset, load_dataset, write_run
+from memlab.datasets import Dataset, write_run
 from memlab.errors import ConfigError
-from memlab.eval.embedders import evaluation_embedder
 from memlab.eval.evaluate import aggregate, compare, evaluate_run, per_category
 from memlab.eval.manifest import build_manifest, write_json
-from memlab.eval.measures import DEFAULT_MEASURES, DEFAULT_TOKEN_BUDGET
-from memlab.eval.prepare import Prepared, gather_batch, keyword_mode, prepare
-from memlab.eval.runs import DEFAULT_RUNS, RunResult, needed_limit, ranker_configs, run_config
+from memlab.eval.measures import DEFAULT_MEASURES, DEFAULT_TOKEN_BUDGET, NUGGET_MEASURES
+from memlab.eval.memory import Memory
+from memlab.eval.prepare import Prepared, prepare_dataset
+from memlab.eval.runs import (
+    DEFAULT_RUNS,
+    Run,
+    RunResult,
+    as_run,
+    needed_limit,
+    ranker_configs,
+    run_config,
+)
 
 log = logging.getLogger("memlab")
 
@@ -58,48 +68,57 @@ class Experiment:
 
 
 def run_experiment(
-    dataset: str | Path | Dataset,
-    runs: Sequence[str] | dict[str, SearchConfig] = DEFAULT_RUNS,
+    dataset: str | Path | Dataset | Prepared,
+    runs: Sequence[str] | Mapping[str, SearchConfig | Run] = DEFAULT_RUNS,
     *,
     base: SearchConfig | None = None,
-    embedder: str | None = None,
     measures: Sequence[str] = DEFAULT_MEASURES,
     unit: str = "chunk",
-    level: str | None = None,
     test: str = "t",
     budget: int = DEFAULT_TOKEN_BUDGET,
     out: str | Path | None = None,
-    work_dir: str | Path | None = None,
-    prepared: Prepared | None = None,
     seed: int = 0,
-    progress: bool = False,
 ) -> Experiment:
-    """Evaluate ``runs`` (names or {name: config}) on ``dataset``; see the module docstring."""
-    ds = dataset if isinstance(dataset, Dataset) else load_dataset(dataset, level)
-    if isinstance(dataset, Dataset) and level is not None:
-        ds = ds.with_level(level)
-    configs = runs if isinstance(runs, dict) else ranker_configs(runs, base or SearchConfig())
-    if not configs:
+    """Evaluate ``runs`` (names, or {name: config or ``Run``}) on a prepared dataset.
+
+    ``dataset`` is a ``Prepared`` (``prepare_dataset(path, embedder=..., tokenizer=...,
+    dream=...)``), or a folder / ``Dataset`` prepared with its defaults (shipped
+    vectors, the manifest's index options and Dream setting). See the module docstring.
+    """
+    prepared = prepare_dataset(dataset)
+    ds = prepared.dataset
+    specs = (
+        {k: as_run(v) for k, v in runs.items()}
+        if isinstance(runs, Mapping)
+        else {k: Run(c) for k, c in ranker_configs(runs, base or SearchConfig()).items()}
+    )
+    if not specs:
         raise ConfigError("no runs to evaluate; pass e.g. runs=['fts', 'hybrid', 'mmr']")
-    if prepared is None:
-        prepared = prepare(
-            ds, embedder=evaluation_embedder(ds, embedder), work_dir=work_dir, progress=progress
-        )
+    configs = {name: spec.config for name, spec in specs.items()}
     warnings = _check_vectors(prepared, configs)
-    batch = gather_batch(
-        prepared,
-        needed_limit(configs),
-        vectors=any(c.vectors for c in configs.values()),
-        progress=progress,
-        keywords=keyword_mode(configs.values()),
-    )
-    results = {
-        name: run_config(name, batch, cfg, prepared.query_now) for name, cfg in configs.items()
-    }
-    perquery = pd.concat(
-        [evaluate_run(prepared, r, measures, unit=unit, budget=budget) for r in results.values()],
-        ignore_index=True,
-    )
+    # one replay per memory and per way of reading the query keywords (search.keywords)
+    by_memory: dict[tuple[Memory, str], dict[str, Run]] = {}
+    for name, spec in specs.items():
+        key = (spec.memory or prepared.memory, spec.config.keywords)
+        by_memory.setdefault(key, {})[name] = spec
+    results: dict[str, RunResult] = {}
+    frames = []
+    for (memory, keywords), group in by_memory.items():
+        timeline = prepared.timeline(
+            needed_limit(group),
+            vectors=any(r.config.vectors for r in group.values()),
+            memory=memory,
+            keywords=keywords,
+        )
+        for name, spec in group.items():
+            result = run_config(name, timeline.batch, spec.config, timeline.query_now)
+            result.memory = spec.memory
+            results[name] = result
+            frames.append(evaluate_run(timeline, result, measures, unit=unit, budget=budget))
+    results = {name: results[name] for name in specs}
+    warnings += [w for w in prepared.warnings if w not in warnings]
+    perquery = pd.concat(frames, ignore_index=True)
+    perquery = pd.concat([perquery[perquery["run"] == name] for name in specs], ignore_index=True)
     aggregated = aggregate(perquery, seed=seed)
     compared = compare(perquery, next(iter(results)), test=test, seed=seed)
     manifest = build_manifest(
@@ -175,14 +194,18 @@ def summary_text(exp: Experiment, measures: Sequence[str] = ("nDCG@10", "R@5", "
         f"embedder {exp.prepared.embedder_id or 'none'}"
     ]
     agg = exp.aggregated.set_index(["run", "measure"])
+    nuggets = [m for m in exp.aggregated["measure"].unique() if m in NUGGET_MEASURES]
+    memory = exp.prepared.memory.label()
+    lines[0] += f", memory {memory}"
     for run in exp.runs:
         cells = []
-        for m in [*measures, "Redundancy", "Stale", "NumQ"]:
+        for m in [*measures, *nuggets, "Redundancy", "Stale", "NumQ"]:
             if (run, m) in agg.index:
                 row = agg.loc[(run, m)]
                 cells.append(
                     f"{m} {row['value']:.3f}"
                     + (f" [{row['ci_low']:.3f}, {row['ci_high']:.3f}]" if m in measures else "")
+                    + (f" (NumQ {int(row['n'])})" if m in nuggets else "")
                 )
         degraded = sum(exp.runs[run].degraded.values())
         lines.append(

@@ -1,7 +1,8 @@
 """Run manifests (DESIGN invariant 6): what produced a set of numbers.
 
 A manifest records the dataset (name, digest, level, as_of), the configuration
-of every run and its hash, the embedder id and dimension, the index config,
+of every run and its hash, the embedder id and dimension, the index config and
+Dream on the timeline (a run on its own memory records it),
 the SQLite / FTS5 / sqlite-vec versions, the memlab version, the measures, the
 statistical test and the seed. ``incompatibilities`` names what differs between
 two manifests in a way that makes their numbers incomparable, so runs built on
@@ -30,6 +31,7 @@ COMPARABILITY_KEYS = (
     "dataset.level",
     "unit",
     "index.config",
+    "timeline.dream",
     "embedder.id",
     "embedder.dims",
     "measures",
@@ -68,20 +70,28 @@ def build_manifest(
             "versions": prepared.versions,
             "unresolved_queries": len(prepared.unresolved),
         },
-        "embedder": {"id": emb.id if emb else None, "dims": emb.dims if emb else None},
-        "runs": {
-            name: {
-                "config": to_dict(cfg),
-                "config_hash": config_hash(cfg),
-                "degraded_queries": sum(results[name].degraded.values()),
-            }
-            for name, cfg in configs.items()
+        "timeline": {
+            "dream": prepared.memory.to_dict()["dream"],
+            "query_times": len({q.as_of for q in ds.queries}),
         },
+        "embedder": {"id": emb.id if emb else None, "dims": emb.dims if emb else None},
+        "runs": {name: _run_entry(cfg, results[name]) for name, cfg in configs.items()},
         "measures": list(measures),
         "test": test,
         "seed": seed,
         "token_budget": budget,
     }
+
+
+def _run_entry(cfg: SearchConfig, result: RunResult) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "config": to_dict(cfg),
+        "config_hash": config_hash(cfg),
+        "degraded_queries": sum(result.degraded.values()),
+    }
+    if result.memory is not None:  # a run on its own memory (Dream settings, index options)
+        entry["memory"] = result.memory.to_dict()
+    return entry
 
 
 def _get(manifest: Mapping[str, Any], dotted: str) -> Any:

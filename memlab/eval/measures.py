@@ -2,8 +2,12 @@
 
 IR measures (``nDCG@10``, ``R@5``, ``P@5``, ``RR``, ``Success@5``, ``MAP``) map
 to ranx metric names and are computed by ranx over judged queries (graded
-relevance; a query with no hits scores 0). ``Judged@k`` (share of the top k
+relevance; a query with no hits scores 0; nDCG as in Järvelin & Kekäläinen, ACM
+TOIS 2002, with ranx's linear gain). ``Judged@k`` (share of the top k
 that carry a judgement) and ``NumQ`` are computed here, as ranx has neither.
+Novelty-aware and multi-note measures over nuggets (``alpha-nDCG@k``,
+``NR@k``, ``NRAll@k``; ``memlab.eval.novelty``) score only the queries judged
+with nuggets (their ``n`` says how many).
 
 Agent-memory measures (IR tools lack them), computed here per query:
 
@@ -28,7 +32,17 @@ from dataclasses import dataclass
 from memlab.errors import ConfigError, unknown_name
 from memlab.text import jaccard, snippet_tokens
 
-DEFAULT_MEASURES = ("nDCG@10", "R@5", "P@5", "RR", "Success@5", "Judged@10", "NumQ")
+NUGGET_MEASURES = ("alpha-nDCG@10", "NR@10", "NRAll@10")
+DEFAULT_MEASURES = (
+    "nDCG@10",
+    "R@5",
+    "P@5",
+    "RR",
+    "Success@5",
+    "Judged@10",
+    *NUGGET_MEASURES,
+    "NumQ",
+)
 AGENT_MEASURES = ("Redundancy", "Stale", "AbstainHits", "Abstained", "Tokens", "OverBudget")
 DEFAULT_TOKEN_BUDGET = 2000
 
@@ -40,7 +54,8 @@ _RANX = {
     "MAP": "map",
     "RR": "mrr",
 }
-_PATTERN = re.compile(r"^(nDCG|R|P|Success|MAP|RR|Judged)(?:@(\d+))?$")
+_PATTERN = re.compile(r"^(alpha-nDCG|nDCG|NRAll|NR|R|P|Success|MAP|RR|Judged)(?:@(\d+))?$")
+_NEEDS_CUTOFF = ("R", "P", "Success", "Judged", "alpha-nDCG", "NR", "NRAll")
 
 
 @dataclass(frozen=True)
@@ -48,6 +63,11 @@ class Measure:
     name: str  # as users write it: "nDCG@10"
     family: str  # "nDCG", "R", ..., "Judged", "NumQ"
     cutoff: int | None
+
+    @property
+    def nugget(self) -> bool:
+        """Measured over nuggets (``memlab.eval.novelty``)."""
+        return self.family in ("alpha-nDCG", "NR", "NRAll")
 
     @property
     def ranx_name(self) -> str | None:
@@ -64,14 +84,16 @@ def parse_measure(name: str) -> Measure:
     m = _PATTERN.match(name)
     if not m:
         family, _, cutoff = name.partition("@")
-        proper = next((f for f in (*_RANX, "Judged", "NumQ") if f.lower() == family.lower()), None)
+        families = (*_RANX, "Judged", "NumQ", "alpha-nDCG", "NR", "NRAll")
+        proper = next((f for f in families if f.lower() == family.lower()), None)
         if proper is not None:
             fixed = proper + ("@" + cutoff if cutoff else "")
             raise ConfigError(f"unknown measure '{name}'; did you mean '{fixed}'?")
         valid = ["nDCG@k", "R@k", "P@k", "RR", "Success@k", "MAP", "Judged@k", "NumQ"]
+        valid += ["alpha-nDCG@k", "NR@k", "NRAll@k"]
         raise ConfigError(unknown_name("measure", name, valid))
     family, cutoff = m.group(1), m.group(2)
-    if family in ("R", "P", "Success", "Judged") and cutoff is None:
+    if family in _NEEDS_CUTOFF and cutoff is None:
         raise ConfigError(f"measure '{name}' needs a cutoff, e.g. {family}@5")
     return Measure(name, family, int(cutoff) if cutoff else None)
 

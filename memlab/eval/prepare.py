@@ -1,61 +1,71 @@
-"""Prepare a dataset for evaluation: one index per memory group, built by replay.
+"""A prepared dataset: the memory every query sees at its own time, replayed once.
 
-Indexes live in a work directory (default ``$MEMLAB_CACHE_DIR/indexes``), never
-in the dataset folder, keyed by everything that shapes them (dataset digest,
-group, tokenizer, chunking, age rule, embedder, schema version), so they are
-built once and reused. Each group's files are indexed at their logical times
-(DESIGN invariant 3). Judgements on targets are resolved to the chunks of the
-index (relevance survives re-chunking).
+``prepare`` (or ``prepare_dataset`` by names) returns a ``Prepared``: the
+dataset, the ``Memory`` it is evaluated on (index options and Dream on the
+timeline; defaults from the manifest) and the embedder. Its ``timeline(limit)``
+replays each group once in a working copy under the cache directory (never in
+the dataset folder, DESIGN invariants 3, 4 and 9) and returns every query's
+candidates at ``limit`` plus its judgements resolved at its time
+(``memlab.eval.timeline``). Runs whose memory differs (Dream settings, index
+options) get their own timeline; runs that share a memory share one replay.
 
-``gather_batch`` then collects every query's candidates at one (wide) limit,
-read-only: no sync, no access counting (DESIGN invariants 2 and 4).
+What the replay produces is cached on disk per group (``memlab.eval.products``),
+so notebooks and the report reuse it; a replay that degraded (missing vectors,
+a failed query embedding) is not cached. ``run_experiment`` and ``run_sweep``
+both take a ``Prepared``.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import os
-from collections.abc import Iterable, Iterator
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from memlab.config import IndexConfig, SearchConfig, to_dict
-from memlab.datasets import ChunkRecord, Dataset, resolve_qrels, resolve_stale_targets
+from memlab.config import DreamConfig, IndexConfig
+from memlab.datasets import Dataset, load_dataset
 from memlab.embeddings.base import EmbeddingProvider, checked_embed
 from memlab.embeddings.cache import CachedEmbedder
-from memlab.errors import ConfigError, EmbeddingError
-from memlab.search.candidates import gather
-from memlab.search.candidates_batch import CandidateBatch, QueryCandidates, build_batch
-from memlab.store.schema import SCHEMA_VERSION, get_meta, set_meta
+from memlab.errors import EmbeddingError
+from memlab.eval.embedders import evaluation_embedder
+from memlab.eval.judged import RelevantChunk
+from memlab.eval.memory import Memory, memory_for
+from memlab.eval.products import load_product, product_key, product_path, save_product
+from memlab.eval.replay import GroupReplay
+from memlab.eval.timeline import GroupProduct, Timeline, replay_queries
+from memlab.search.candidates_batch import CandidateBatch
 from memlab.store.store import MemoryStore
 
 log = logging.getLogger("memlab")
-BUILT_KEY = "memlab_eval_build"
+DEFAULT_LIMIT = 18  # c0's candidate limit (6 results × 3)
 
 
 def default_work_dir() -> Path:
     base = os.environ.get("MEMLAB_CACHE_DIR") or os.path.join(Path.home(), ".cache", "memlab")
-    return Path(base) / "indexes"
+    return Path(base) / "replays"
 
 
 @dataclass
 class Prepared:
-    """A dataset with its group indexes built and its judgements resolved to chunks."""
+    """A dataset ready to evaluate: its memory, its embedder, its replays (cached)."""
 
     dataset: Dataset
-    index_config: IndexConfig
+    memory: Memory
     embedder: EmbeddingProvider | None
-    index_paths: dict[str, Path]
-    qrels: dict[str, dict[str, int]]  # query_id -> chunk_id -> grade (0 kept)
-    stale: dict[str, list[str]]  # query_id -> chunk ids holding superseded answers
-    versions: dict[str, str | None]
-    unresolved: list[str] = field(default_factory=list)  # judged queries with no chunk
-    _batches: dict[tuple[int, bool, str], CandidateBatch] = field(default_factory=dict, repr=False)
+    work_dir: Path
+    progress: bool = False
+    warnings: list[str] = field(default_factory=list)
+    _timelines: dict[tuple[Memory, bool, str], Timeline] = field(default_factory=dict, repr=False)
+
+    @property
+    def index_config(self) -> IndexConfig:
+        return self.memory.index
 
     @property
     def embedder_id(self) -> str | None:
@@ -65,28 +75,150 @@ class Prepared:
     def query_now(self) -> np.ndarray:
         return np.array([q.as_of for q in self.dataset.queries], dtype=np.float64)
 
+    def timeline(
+        self,
+        limit: int = DEFAULT_LIMIT,
+        *,
+        vectors: bool = True,
+        memory: Memory | None = None,
+        keywords: str = "c0",
+    ) -> Timeline:
+        """Every query's candidates at ``limit`` (or wider) and judgements at its time;
+        ``keywords``: how queries are read (``search.keywords``, it shapes the candidates)."""
+        memory = memory or self.memory
+        use_vectors = vectors and self.embedder is not None
+        have = self._timelines.get((memory, use_vectors, keywords))
+        if have is not None and have.limit >= limit:
+            return have  # a wider batch serves any smaller limit (prefix property)
+        if use_vectors:
+            self._warm_query_vectors()
+        products = {
+            gid: self._product(gid, memory, limit, use_vectors, keywords)
+            for gid in self.dataset.groups
+            if self.dataset.queries_in(gid)
+        }
+        timeline = Timeline.join(self.dataset, memory, limit, use_vectors, products)
+        self._timelines[(memory, use_vectors, keywords)] = timeline
+        self._warn(timeline)
+        return timeline
+
+    def batch(
+        self, limit: int = DEFAULT_LIMIT, *, vectors: bool = True, memory: Memory | None = None
+    ) -> CandidateBatch:
+        return self.timeline(limit, vectors=vectors, memory=memory).batch
+
+    def judged(self, memory: Memory | None = None) -> Timeline:
+        """A timeline of ``memory`` (any limit: judgements do not depend on it)."""
+        memory = memory or self.memory
+        for (mem, _, _), timeline in self._timelines.items():
+            if mem == memory:
+                return timeline
+        return self.timeline(memory=memory)
+
+    @property
+    def qrels(self) -> dict[str, dict[str, int]]:
+        return self.judged().qrels
+
+    @property
+    def stale(self) -> dict[str, list[str]]:
+        return self.judged().stale
+
+    @property
+    def nuggets(self) -> dict[str, dict[str, frozenset[int]]]:
+        return self.judged().nuggets
+
+    @property
+    def relevant(self) -> dict[str, tuple[RelevantChunk, ...]]:
+        return self.judged().relevant
+
+    @property
+    def unresolved(self) -> list[str]:
+        return self.judged().unresolved
+
+    @property
+    def versions(self) -> dict[str, str | None]:
+        return self.judged().versions
+
     @contextmanager
-    def open_group(self, group: str) -> Iterator[MemoryStore]:
+    def store_at(
+        self, group: str, at: float, memory: Memory | None = None
+    ) -> Iterator[MemoryStore]:
+        """The group's memory as it stands at ``at``, replayed separately (read-only use)."""
+        work = Path(tempfile.mkdtemp(prefix="at-", dir=_ensure(self.work_dir)))
         g = self.dataset.groups[group]
-        store = MemoryStore.open(
-            g.root,
-            g.workspace,
-            index_path=self.index_paths[group],
-            config=self.index_config,
-            embedder=self.embedder,
-            scan=False,
-        )
+        with GroupReplay(g, memory or self.memory, work / "w", self.embedder) as replay:
+            replay.advance(at)
+            replay.refresh()
+            yield replay.store
+        work.rmdir()
+
+    # ------------------------------------------------------------------ internals
+
+    def _product(
+        self, gid: str, memory: Memory, limit: int, use_vectors: bool, keywords: str
+    ) -> GroupProduct:
+        key = product_key(self.dataset, gid, memory, self.embedder_id, use_vectors, limit, keywords)
+        path = product_path(self.work_dir, self.dataset, gid, key)
+        cached = load_product(path)
+        if cached is not None:
+            return cached
+        work = Path(tempfile.mkdtemp(prefix="replay-", dir=self.work_dir))
         try:
-            yield store
+            product = replay_queries(
+                self.dataset,
+                gid,
+                memory,
+                limit=limit,
+                work=work / "w",
+                embedder=self.embedder if use_vectors else None,
+                tick=self._bar(gid),
+                keywords=keywords,
+            )
         finally:
-            store.close()
+            shutil.rmtree(work, ignore_errors=True)
+        if product.complete:  # a degraded replay is redone next time
+            save_product(path, product)
+        return product
 
+    def _bar(self, gid: str) -> Callable[[], None] | None:
+        n = len(self.dataset.queries_in(gid))
+        if not self.progress or n < 50:
+            return None
+        from tqdm.auto import tqdm
 
-def index_key(dataset: Dataset, group: str, config: IndexConfig, embedder_id: str | None) -> str:
-    blob = json.dumps(
-        [dataset.digest, group, to_dict(config), embedder_id, SCHEMA_VERSION], sort_keys=True
-    )
-    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+        bar = tqdm(total=n, desc=f"replaying {gid}", leave=False)
+
+        def tick() -> None:
+            bar.update(1)
+
+        return tick
+
+    def _warm_query_vectors(self) -> None:
+        """Embed all query texts in one call so per-query lookups hit the cache."""
+        if not isinstance(self.embedder, CachedEmbedder):
+            return
+        try:
+            checked_embed(self.embedder, [q.text for q in self.dataset.queries])
+        except EmbeddingError as exc:
+            self._note(f"query vectors unavailable ({exc}); those searches will be FTS-only")
+
+    def _warn(self, timeline: Timeline) -> None:
+        if timeline.missing_vectors:
+            self._note(
+                f"{timeline.missing_vectors} chunk text(s) of the replay have no precomputed "
+                f"'{self.embedder_id}' vector and no model can embed them; those chunks are "
+                "never vector candidates (run `memlab dataset vectors DIR`)"
+            )
+        if timeline.unresolved:
+            self._note(
+                f"{len(timeline.unresolved)} judged queries have no relevant chunk at their "
+                f"time (e.g. {timeline.unresolved[0]})"
+            )
+
+    def _note(self, message: str) -> None:
+        if message not in self.warnings:
+            self.warnings.append(message)
+            log.warning(message)
 
 
 def prepare(
@@ -94,139 +226,63 @@ def prepare(
     *,
     embedder: EmbeddingProvider | None = None,
     index_config: IndexConfig | None = None,
+    memory: Memory | None = None,
     work_dir: str | Path | None = None,
     progress: bool = False,
 ) -> Prepared:
-    """Build (or reuse) every group's index and resolve the judgements to chunks."""
-    config = index_config or IndexConfig()
-    root = Path(work_dir) if work_dir else default_work_dir()
-    eid = embedder.id if embedder else None
-    paths: dict[str, Path] = {}
-    qrels: dict[str, dict[str, int]] = {}
-    stale: dict[str, list[str]] = {}
-    versions: dict[str, str | None] = {}
-    groups = list(dataset.groups)
-    for gid in _progress(groups, progress, "indexing groups"):
-        key = index_key(dataset, gid, config, eid)
-        paths[gid] = root / f"{_safe(dataset.name)}-{key}" / f"{_safe(gid)}.sqlite"
-        chunks, versions = _build_group(dataset, gid, paths[gid], key, config, embedder)
-        qrels.update(resolve_qrels(dataset, chunks, group=gid))
-        stale.update(resolve_stale_targets(dataset, chunks, group=gid))
-    unresolved = sorted(
-        q for q, g in qrels.items() if dataset.judged(q) and not any(v > 0 for v in g.values())
+    """A ``Prepared`` for ``dataset`` with this embedder (None: FTS-only) and memory
+    (default: the manifest's index options and Dream setting; ``index_config``
+    replaces the index options)."""
+    memory = memory or memory_for(dataset, index=index_config)
+    work = Path(work_dir) if work_dir else default_work_dir()
+    return Prepared(dataset, memory, embedder, work, progress)
+
+
+def prepare_dataset(
+    dataset: str | Path | Dataset | Prepared,
+    *,
+    embedder: str | None = None,
+    level: str | None = None,
+    tokenizer: str | None = None,
+    chunk_bytes: int | None = None,
+    chunk_overlap: int | None = None,
+    dream: bool | None = None,
+    dream_config: DreamConfig | None = None,
+    work_dir: str | Path | None = None,
+    progress: bool = False,
+) -> Prepared:
+    """Load (a folder) and prepare a dataset by names: ``embedder`` None = its shipped
+    vectors; index options and ``dream`` None = the manifest's defaults. A
+    ``Prepared`` is returned as it is."""
+    if isinstance(dataset, Prepared):
+        return dataset
+    ds = dataset if isinstance(dataset, Dataset) else load_dataset(dataset, level)
+    if isinstance(dataset, Dataset) and level is not None:
+        ds = ds.with_level(level)
+    memory = memory_for(
+        ds,
+        tokenizer=tokenizer,
+        chunk_bytes=chunk_bytes,
+        chunk_overlap=chunk_overlap,
+        dream=dream,
+        dream_config=dream_config,
     )
-    if unresolved:
-        log.warning(
-            "%d judged queries have no relevant chunk in the index (e.g. %s)",
-            len(unresolved),
-            unresolved[0],
-        )
-    return Prepared(dataset, config, embedder, paths, qrels, stale, versions, unresolved)
-
-
-def _build_group(
-    dataset: Dataset,
-    gid: str,
-    path: Path,
-    key: str,
-    config: IndexConfig,
-    embedder: EmbeddingProvider | None,
-) -> tuple[list[ChunkRecord], dict[str, str | None]]:
-    g = dataset.groups[gid]
-    with MemoryStore.open(
-        g.root,
-        g.workspace,
-        index_path=path,
-        config=config,
-        embedder=embedder,
-        scan=False,
-        tokenizer=config.tokenizer,
-    ) as store:
-        if get_meta(store.index.db, BUILT_KEY) != key:
-            store.replay(dict(g.created_at))
-            set_meta(store.index.db, BUILT_KEY, key)
-        elif embedder is not None:
-            store.embed_missing()  # any chunk whose vector is still missing
-        rows = store.index.db.execute(
-            "SELECT id, path, start_line, end_line, text, source, created_at FROM chunks"
-        )
-        chunks = [ChunkRecord(*r) for r in rows]
-        return chunks, store.index.connection.versions()
-
-
-def keyword_mode(configs: Iterable[SearchConfig]) -> str:
-    """The ``keywords`` setting all ``configs`` share (it shapes the candidates)."""
-    modes = sorted({c.keywords for c in configs}) or ["c0"]
-    if len(modes) > 1:
-        raise ConfigError(
-            f"these configurations read query keywords differently ({', '.join(modes)}); "
-            "candidates are gathered once, so evaluate each keywords= setting separately"
-        )
-    return modes[0]
+    return prepare(
+        ds,
+        embedder=evaluation_embedder(ds, embedder),
+        memory=memory,
+        work_dir=work_dir,
+        progress=progress,
+    )
 
 
 def gather_batch(
-    prepared: Prepared,
-    limit: int,
-    *,
-    vectors: bool = True,
-    progress: bool = False,
-    keywords: str = "c0",
+    prepared: Prepared, limit: int, *, vectors: bool = True, progress: bool = False
 ) -> CandidateBatch:
-    """Every query's candidates at ``limit`` (cached per limit), in dataset query order."""
-    use_vectors = vectors and prepared.embedder is not None
-    key = (limit, use_vectors, keywords)
-    if key in prepared._batches:
-        return prepared._batches[key]
-    wider = [
-        b
-        for (lim, v, kw), b in prepared._batches.items()
-        if v == use_vectors and kw == keywords and lim >= limit
-    ]
-    if wider:
-        return wider[0]  # a wider batch serves any smaller limit (prefix property)
-    ds = prepared.dataset
-    if use_vectors:
-        _warm_query_vectors(prepared)
-    by_id: dict[str, QueryCandidates] = {}
-    for gid in _progress(list(ds.groups), progress, "gathering candidates"):
-        queries = ds.queries_in(gid)
-        if not queries:
-            continue
-        with prepared.open_group(gid) as store:
-            for q in queries:
-                by_id[q.query_id] = gather(
-                    store.index,
-                    q.text,
-                    limit,
-                    embedder=prepared.embedder if use_vectors else None,
-                    use_vectors=use_vectors,
-                    query_id=q.query_id,
-                    keywords=keywords,
-                )
-    batch = build_batch([by_id[q.query_id] for q in ds.queries])
-    prepared._batches[key] = batch
-    return batch
+    """Every query's candidates at ``limit`` (cached), in dataset query order, each at its time."""
+    return prepared.batch(limit, vectors=vectors)
 
 
-def _warm_query_vectors(prepared: Prepared) -> None:
-    """Embed all query texts in one call so per-query lookups hit the cache."""
-    emb = prepared.embedder
-    if not isinstance(emb, CachedEmbedder):
-        return
-    try:
-        checked_embed(emb, [q.text for q in prepared.dataset.queries])
-    except EmbeddingError as exc:
-        log.warning("query vectors unavailable (%s); those searches will be FTS-only", exc)
-
-
-def _safe(name: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)[:80]
-
-
-def _progress(items: list[str], show: bool, desc: str) -> Iterable[str]:
-    if not show or len(items) < 2:
-        return items
-    from tqdm.auto import tqdm
-
-    return tqdm(items, desc=desc, leave=False)
+def _ensure(path: Path) -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    return path

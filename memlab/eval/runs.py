@@ -5,10 +5,13 @@ Short names (``memlab compare --runs …``), each derived from a base config
 
 * ``fts`` — c0 without vectors;  ``hybrid`` — c0 with vectors;
 * ``mmr`` — hybrid with MMR on (λ 0.7);
-* ``openclaw``, ``rrf``, ``basic-memory`` — hybrid with that peer merge strategy.
+* ``openclaw``, ``rrf``, ``basic-memory`` — hybrid with that peer merge strategy;
+* ``ranker@profile`` — the ranker on another profile (``hybrid@grok-2026-08``).
 
 All rankers of one comparison score the same candidates (gathered once at the
-widest limit any of them needs), so differences come from ranking alone.
+widest limit any of them needs), so differences come from ranking alone. A
+``Run`` may also name the memory it searches (``memlab.eval.memory.Memory``:
+Dream settings, index options); runs that share a memory share its replay.
 """
 
 from __future__ import annotations
@@ -18,8 +21,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from memlab.config import MmrConfig, SearchConfig
+from memlab.config import DEFAULT_PROFILE, MmrConfig, SearchConfig, profile
 from memlab.errors import ConfigError, unknown_name
+from memlab.eval.memory import Memory
 from memlab.search.candidates_batch import CandidateBatch
 from memlab.search.ranking import RankedBatch, rank_batch
 from memlab.search.scoring import candidate_limit
@@ -44,10 +48,48 @@ def ranker_configs(names: Sequence[str], base: SearchConfig) -> dict[str, Search
     return out
 
 
-def needed_limit(configs: Mapping[str, SearchConfig] | Sequence[SearchConfig]) -> int:
+@dataclass(frozen=True)
+class Run:
+    """A search configuration and the memory it searches (None: the prepared one)."""
+
+    config: SearchConfig
+    memory: Memory | None = None
+
+
+def as_run(spec: SearchConfig | Run) -> Run:
+    return spec if isinstance(spec, Run) else Run(spec)
+
+
+def named_configs(
+    names: Sequence[str], profile_name: str = DEFAULT_PROFILE
+) -> dict[str, SearchConfig]:
+    """Configurations of run names: a ranker, optionally on another profile than
+    ``profile_name`` (``{"fts": …, "hybrid@grok-2026-08": …}``)."""
+    out: dict[str, SearchConfig] = {}
+    for name in names:
+        ranker, _, other = name.partition("@")
+        out[name] = ranker_configs([ranker], profile(other or profile_name).search)[ranker]
+    return out
+
+
+def needed_limit(
+    configs: Mapping[str, SearchConfig | Run] | Sequence[SearchConfig | Run],
+) -> int:
     """The widest candidate limit any configuration needs."""
     values = configs.values() if isinstance(configs, Mapping) else configs
-    return max(candidate_limit(c) for c in values)
+    return max(candidate_limit(as_run(c).config) for c in values)
+
+
+def keyword_mode(configs: Sequence[SearchConfig]) -> str:
+    """The ``keywords`` setting all ``configs`` share (it shapes the candidates, so one
+    candidate batch serves one setting)."""
+    modes = sorted({c.keywords for c in configs}) or ["c0"]
+    if len(modes) > 1:
+        raise ConfigError(
+            f"these configurations read query keywords differently ({', '.join(modes)}); "
+            "candidates are gathered once, so evaluate each keywords= setting separately"
+        )
+    return modes[0]
 
 
 @dataclass
@@ -60,6 +102,7 @@ class RunResult:
     scores: dict[str, list[float]]  # display scores, same order
     snippets: dict[str, list[str]]
     degraded: dict[str, bool]
+    memory: Memory | None = None  # the memory it searched, when not the prepared one
 
 
 def run_config(

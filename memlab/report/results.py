@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,9 @@ class ReportOptions:
     write_baseline: Path | None = None
     notebook_dir: Path | None = None
     html: bool = True
+    # index options and Dream on the timeline (--tokenizer, --chunk-bytes, --chunk-overlap,
+    # --dream): set in every selected notebook that declares the parameter
+    memory: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,12 @@ def plan(options: ReportOptions) -> list[Job]:
     if datasets and not any(nb.takes_dataset for nb in notebooks):
         names = ", ".join(nb.name for nb in notebooks)
         raise ReportError(f"--datasets given, but no selected notebook takes a dataset ({names})")
+    memory = {k: v for k, v in options.memory.items() if v is not None}
+    if memory and not any(k in nb.parameters for nb in notebooks for k in memory):
+        names = ", ".join(nb.name for nb in notebooks)
+        raise ReportError(
+            f"index or Dream options given, but no selected notebook takes them ({names})"
+        )
     base = baseline_path(options)
     jobs = []
     for nb in notebooks:
@@ -55,6 +61,7 @@ def plan(options: ReportOptions) -> list[Job]:
             folder = nb.name if ds is None else f"{nb.name}-{ds.name}"
             out_dir = (options.out / folder).resolve()
             params = dict(bound[nb.name])
+            params.update({k: v for k, v in memory.items() if k in nb.parameters})
             if ds is not None:
                 params["dataset"] = str(ds)
             if "out_dir" in nb.parameters:

@@ -218,6 +218,9 @@ def fts_list_positions(x: StageInput) -> IntArray:
 def _rrf(x: StageInput, config: SearchConfig) -> Signals:
     """Reciprocal rank fusion ``Σ 1/(k + rank)``, k = 60, scaled by ``(k+1)/L``.
 
+    RRF and k = 60 are from Cormack, Clarke & Büttcher, "Reciprocal rank fusion
+    outperforms Condorcet and individual rank learning methods", SIGIR 2009.
+
     The scale (L = number of lists that took part for the query) maps "first in every
     list" to 1.0, so ``min_score`` and the clamped display score stay meaningful.
     """

@@ -66,7 +66,7 @@ class FileState:
 class IndexedChunk:
     """One chunk row as the index holds it (``MemoryIndex.chunks``)."""
 
-    id: str
+    chunk_id: str
     path: str
     start_line: int
     end_line: int
@@ -74,6 +74,7 @@ class IndexedChunk:
     source: str
     created_at: float
     access_count: int
+    hash: str
 
 
 @dataclass
@@ -349,12 +350,19 @@ class MemoryIndex:
     def indexed_paths(self) -> set[str]:
         return {r[0] for r in self.db.execute("SELECT DISTINCT path FROM chunks")}
 
-    def chunks(self) -> list[IndexedChunk]:
-        """Every chunk, by path and then position in the file."""
-        rows = self.db.execute(
-            "SELECT id, path, start_line, end_line, text, source, created_at, access_count "
-            "FROM chunks ORDER BY path, start_line, rowid"
+    def chunks(self, paths: Iterable[str] | None = None) -> list[IndexedChunk]:
+        """Every chunk (or the chunks of ``paths``), by path and then position in the file."""
+        sql = (
+            "SELECT id, path, start_line, end_line, text, source, created_at, access_count, "
+            "hash FROM chunks"
         )
+        order = " ORDER BY path, start_line, rowid"
+        if paths is None:
+            rows = self.db.execute(sql + order).fetchall()
+        else:
+            rows = []
+            for rel in sorted(set(paths)):
+                rows += self.db.execute(sql + " WHERE path = ?" + order, (rel,)).fetchall()
         return [IndexedChunk(*row) for row in rows]
 
     def stats(self) -> IndexStats:

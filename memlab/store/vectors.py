@@ -110,6 +110,17 @@ def chunks_without_vectors(index: MemoryIndex) -> list[tuple[str, str, str]]:
     ]
 
 
+def with_vectors(index: MemoryIndex, chunk_ids: Sequence[str]) -> set[str]:
+    """Which of ``chunk_ids`` have a vector."""
+    found: set[str] = set()
+    for start in range(0, len(chunk_ids), 500):
+        part = list(chunk_ids[start : start + 500])
+        marks = ",".join("?" * len(part))
+        sql = f"SELECT chunk_id FROM {TABLE} WHERE chunk_id IN ({marks})"
+        found.update(str(r[0]) for r in index.db.execute(sql, part))
+    return found
+
+
 def put_vectors(
     index: MemoryIndex, rows: Sequence[tuple[str, str]], matrix: npt.NDArray[np.float32]
 ) -> None:

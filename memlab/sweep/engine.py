@@ -1,7 +1,8 @@
 """The sweep engine: candidates once, then the one scoring core for every configuration.
 
-``Sweep`` gathers every query's candidates once, at the widest candidate limit
-any configuration needs (``gather_batch``; DESIGN invariant 2), looks up the
+``Sweep`` gathers every query's candidates once, at its own time and at the
+widest candidate limit any configuration needs (``Prepared.timeline``: one
+replay of the memory; DESIGN invariants 2 and 9), looks up the
 judgements of every candidate row once, and then scores each configuration with
 ``rank_batch`` — the function the live search calls (invariant 1) — over all
 queries at once, with no SQL. Measures are vectorised (``metrics``). A sweep's
@@ -16,18 +17,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from memlab.arrays import FloatArray
 from memlab.config import SearchConfig
-from memlab.datasets import Dataset, load_dataset
-from memlab.eval.embedders import evaluation_embedder
+from memlab.datasets import Dataset
 from memlab.eval.measures import DEFAULT_TOKEN_BUDGET
-from memlab.eval.prepare import Prepared, gather_batch, keyword_mode, prepare
-from memlab.eval.runs import RunResult, needed_limit, run_of
+from memlab.eval.memory import Memory
+from memlab.eval.prepare import Prepared, prepare_dataset
+from memlab.eval.runs import RunResult, keyword_mode, needed_limit, run_of
 from memlab.search.candidates_batch import CandidateBatch
 from memlab.search.pipeline import Hit, hits_of
 from memlab.search.ranking import RankedBatch, rank_batch
@@ -41,7 +41,8 @@ class Sweep:
     """Score many search configurations of one prepared dataset, fast and exactly.
 
     ``measures`` are measure names (``nDCG@10``, ``R@5``, ``RR``, ``Redundancy``, …);
-    ``split`` says which queries are dev and which holdout (default: all dev).
+    ``split`` says which queries are dev and which holdout (default: all dev);
+    ``memory`` the memory searched (default: the prepared dataset's).
     """
 
     def __init__(
@@ -52,8 +53,10 @@ class Sweep:
         measures: Sequence[str] = SWEEP_MEASURES,
         split: Split | None = None,
         budget: int = DEFAULT_TOKEN_BUDGET,
+        memory: Memory | None = None,
     ) -> None:
         self.prepared = prepared
+        self.memory = memory or prepared.memory
         self.base = base or SearchConfig()
         self.measures = check_measures(measures)
         self.split = split or split_queries(prepared.dataset.queries, 0.0)
@@ -66,37 +69,30 @@ class Sweep:
     @classmethod
     def from_dataset(
         cls,
-        dataset: str | Path | Dataset,
+        dataset: str | Path | Dataset | Prepared,
         *,
-        embedder: str | None = None,
-        level: str | None = None,
-        work_dir: str | Path | None = None,
         holdout: float = 0.3,
         seed: int = 0,
         stratify: bool = True,
-        progress: bool = False,
-        **options: Any,
+        base: SearchConfig | None = None,
+        measures: Sequence[str] = SWEEP_MEASURES,
+        budget: int = DEFAULT_TOKEN_BUDGET,
     ) -> Sweep:
-        """Load and prepare ``dataset`` (indexes are built once and cached) and split it.
-
-        ``embedder`` None uses the dataset's shipped vectors; ``options`` go to ``Sweep``.
-        """
-        ds = dataset if isinstance(dataset, Dataset) else load_dataset(dataset, level)
-        prepared = prepare(
-            ds, embedder=evaluation_embedder(ds, embedder), work_dir=work_dir, progress=progress
-        )
-        split = split_queries(ds.queries, holdout, seed=seed, stratify=stratify)
-        return cls(prepared, split=split, **options)
+        """Prepare ``dataset`` (a folder or ``Dataset``: with its defaults; or a
+        ``Prepared`` from ``prepare_dataset``) and split its queries."""
+        prepared = prepare_dataset(dataset)
+        split = split_queries(prepared.dataset.queries, holdout, seed=seed, stratify=stratify)
+        return cls(prepared, split=split, base=base, measures=measures, budget=budget)
 
     # ------------------------------------------------------------------ candidates
 
     def ensure_limit(self, limit: int, *, progress: bool = False) -> CandidateBatch:
         """The candidate batch, gathered (once) at ``limit`` or wider."""
         if self._state is None or self._state[0].limit < limit:
-            batch = gather_batch(
-                self.prepared, limit, progress=progress, keywords=self.base.keywords
+            timeline = self.prepared.timeline(
+                limit, memory=self.memory, keywords=self.base.keywords
             )
-            self._state = (batch, judgements_for(batch, self.prepared))
+            self._state = (timeline.batch, judgements_for(timeline.batch, timeline))
         return self._state[0]
 
     def prepare_for(

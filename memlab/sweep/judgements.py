@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from memlab.arrays import BoolArray, FloatArray, IntArray
-from memlab.eval.prepare import Prepared
+from memlab.eval.novelty import NuggetTable
+from memlab.eval.timeline import Timeline
 from memlab.search.candidates_batch import CandidateBatch
 
 
@@ -30,6 +31,7 @@ class Judgements:
     relevant: list[FloatArray]  # per query: all positive grades, best first
     has_stale: BoolArray  # per query
     abstention: BoolArray  # per query
+    nuggets: NuggetTable | None = None  # per row and query, for queries judged with nuggets
     n_relevant: FloatArray = field(init=False)  # per query: number of positive judgements
     _idcg: dict[int | None, FloatArray] = field(default_factory=dict, repr=False)
 
@@ -58,9 +60,11 @@ def build_judgements(
     *,
     abstention: Collection[str] = (),
     stale: Mapping[str, Sequence[str]] | None = None,
+    nuggets: Mapping[str, Mapping[str, frozenset[int]]] | None = None,
 ) -> Judgements:
     """Judgements of candidate rows (``segment`` gives each row's query index)."""
     stale = stale or {}
+    nuggets = nuggets or {}
     qid_of_row = [query_ids[q] for q in segment]
     grades = [qrels.get(q, {}) for q in qid_of_row]
     stale_sets = {q: set(ids) for q, ids in stale.items()}
@@ -88,18 +92,29 @@ def build_judgements(
         relevant=relevant,
         has_stale=np.array([bool(stale_sets.get(q)) for q in query_ids], dtype=bool),
         abstention=abstain,
+        nuggets=NuggetTable.build(
+            [
+                nuggets.get(q, {}).get(c, frozenset())
+                for q, c in zip(qid_of_row, chunk_ids, strict=True)
+            ],
+            [list(nuggets.get(q, {}).values()) for q in query_ids],
+            ~abstain,
+        )
+        if nuggets
+        else None,
     )
 
 
-def judgements_for(batch: CandidateBatch, prepared: Prepared) -> Judgements:
-    """Judgements of every row of ``batch`` from a prepared dataset's resolved qrels."""
-    abstention = {q.query_id for q in prepared.dataset.queries if q.abstention}
+def judgements_for(batch: CandidateBatch, timeline: Timeline) -> Judgements:
+    """Judgements of every row of ``batch`` as resolved at each query's time."""
+    abstention = {q.query_id for q in timeline.dataset.queries if q.abstention}
     return build_judgements(
         batch.query_ids,
         batch.segment,
         [str(c) for c in batch.chunk_id],
         [str(t) for t in batch.text],
-        prepared.qrels,
+        timeline.qrels,
         abstention=abstention,
-        stale=prepared.stale,
+        stale=timeline.stale,
+        nuggets=timeline.nuggets,
     )

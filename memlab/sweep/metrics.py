@@ -7,12 +7,15 @@ hits of all queries (their rows, query and 1-based rank), with each row's grade
 looked up once per candidate batch (``Judgements``). The definitions follow ranx
 (tests check equality on many random runs):
 
-* ``nDCG@k`` — Järvelin–Kekäläinen: ``Σ grade / log2(rank + 1)`` over the top k,
+* ``nDCG@k`` — Järvelin & Kekäläinen, "Cumulated gain-based evaluation of IR
+  techniques", ACM TOIS 20(4), 2002: ``Σ grade / log2(rank + 1)`` over the top k,
   divided by the same sum over the ideal order of *all* positive judgements;
 * ``R@k`` relevant in the top k / all relevant; ``P@k`` relevant in the top k / k;
 * ``RR`` (``RR@k``) 1 / rank of the first relevant hit; ``Success@k`` any relevant
   in the top k; ``MAP`` (``MAP@k``) mean of the precision at each relevant hit
-  over all relevant; ``Judged@k`` judged hits in the top k / k.
+  over all relevant; ``Judged@k`` judged hits in the top k / k;
+* ``alpha-nDCG@k``, ``NR@k``, ``NRAll@k`` over nuggets (``memlab.eval.novelty``),
+  for the queries judged with nuggets.
 
 IR measures score the judged queries (not abstentions, at least one positive
 judgement); a judged query with no hits scores 0. Agent-memory measures follow
@@ -31,6 +34,7 @@ import numpy as np
 
 from memlab.arrays import BoolArray, FloatArray, IntArray
 from memlab.eval.measures import AGENT_MEASURES, DEFAULT_TOKEN_BUDGET, parse_measure
+from memlab.eval.novelty import nugget_measure
 from memlab.sweep.judgements import Judgements
 
 SWEEP_MEASURES = ("nDCG@10", "R@5", "P@5", "RR", "Success@5", "Redundancy")
@@ -87,9 +91,19 @@ def compute(
             out[name] = _agent(name, hits, judgements, similarity, budget)
         else:
             m = parse_measure(name)
+            if m.nugget:
+                out[name] = _nuggets(m.family, hits, judgements, m.cutoff or 10)
+                continue
             values = _IR[m.family](hits, judgements, m.cutoff)
             out[name] = np.where(judgements.judged, values, np.nan)
     return out
+
+
+def _nuggets(family: str, hits: Returned, j: Judgements, k: int) -> FloatArray:
+    """alpha-nDCG@k, NR@k, NRAll@k (``memlab.eval.novelty``); NaN without nuggets."""
+    if j.nuggets is None:
+        return np.full(hits.n_queries, np.nan)
+    return nugget_measure(family, j.nuggets, hits.rows, hits.seg, hits.rank, hits.n_queries, k)
 
 
 # ------------------------------------------------------------------ IR measures

@@ -19,7 +19,9 @@ import pandas as pd
 
 from memlab.config import SearchConfig
 from memlab.datasets import Dataset
+from memlab.errors import ConfigError
 from memlab.eval.measures import DEFAULT_TOKEN_BUDGET
+from memlab.eval.prepare import Prepared
 from memlab.sweep.engine import Sweep
 from memlab.sweep.files import load_results, save_results, sweep_manifest
 from memlab.sweep.metrics import SWEEP_MEASURES
@@ -142,30 +144,30 @@ def _bar(total: int, show: bool) -> Any:
 
 
 def run_sweep(
-    dataset: str | Path | Dataset | Sweep,
+    dataset: str | Path | Dataset | Prepared | Sweep,
     space: Mapping[str, Any] | str | Path | None = None,
     *,
     configs: Sequence[SweepPoint | SearchConfig | Mapping[str, Any]] | None = None,
     random: int | None = None,
     seed: int = 0,
     base: SearchConfig | None = None,
-    embedder: str | None = None,
     measures: Sequence[str] = SWEEP_MEASURES,
     holdout: float = 0.3,
     split_seed: int = 0,
     stratify: bool = True,
     budget: int = DEFAULT_TOKEN_BUDGET,
     out: str | Path | None = None,
-    work_dir: str | Path | None = None,
-    level: str | None = None,
     progress: bool = True,
 ) -> SweepResult:
-    """Sweep ``dataset`` over ``space`` (a mapping or a grid file) or explicit ``configs``.
+    """Sweep a prepared dataset over ``space`` (a mapping or a grid file) or explicit
+    ``configs``.
 
-    ``random=N`` draws N configurations from the space (seeded by ``seed``) instead of
-    the full grid. ``holdout`` is the share of queries held out (split seeded by
-    ``split_seed``, stratified by category). Pass a ``Sweep`` instead of a dataset to
-    reuse its gathered candidates across calls.
+    ``dataset`` is a ``Prepared`` (``prepare_dataset(path, embedder=..., tokenizer=...,
+    dream=...)``), a folder or ``Dataset`` (prepared with its defaults), or a ``Sweep``
+    (to reuse its gathered candidates across calls). ``random=N`` draws N
+    configurations from the space (seeded by ``seed``) instead of the full grid.
+    ``holdout`` is the share of queries held out (split seeded by ``split_seed``,
+    stratified by category).
     """
     if isinstance(dataset, Sweep):
         sweep = dataset
@@ -174,13 +176,9 @@ def run_sweep(
         points = _points(base or SearchConfig(), space, configs, random, seed)  # fail fast
         sweep = Sweep.from_dataset(
             dataset,
-            embedder=embedder,
-            level=level,
-            work_dir=work_dir,
             holdout=holdout,
             seed=split_seed,
             stratify=stratify,
-            progress=progress,
             base=base,
             measures=measures,
             budget=budget,
@@ -197,9 +195,9 @@ def _points(
 ) -> list[SweepPoint]:
     if configs is not None:
         if space is not None:
-            raise ValueError("give either a space (mapping or grid file) or configs, not both")
+            raise ConfigError("give either a space (mapping or grid file) or configs, not both")
         return as_points(configs, base)
     if space is None:
-        raise ValueError("give a space (mapping or grid file) or configs")
+        raise ConfigError("give a space (mapping or grid file) or configs")
     flat = load_grid(space) if isinstance(space, (str, Path)) else space
     return random_configs(flat, random, seed=seed, base=base) if random else grid(flat, base)

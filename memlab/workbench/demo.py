@@ -99,7 +99,7 @@ def chunk_table(demo: Demo) -> pd.DataFrame:
     return pd.DataFrame(
         [
             {
-                "chunk": c.id,
+                "chunk": c.chunk_id,
                 "source": c.source,
                 "lines": f"{c.start_line}-{c.end_line}",
                 "bytes": len(c.text.encode("utf-8")),

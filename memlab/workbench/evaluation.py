@@ -20,7 +20,9 @@ from memlab.config import MmrConfig, SearchConfig, config_hash, profile
 from memlab.datasets import load_dataset
 from memlab.eval.experiment import Experiment, run_experiment
 from memlab.eval.measures import DEFAULT_MEASURES
-from memlab.eval.runs import ranker_configs
+from memlab.eval.memory import Memory
+from memlab.eval.prepare import Prepared, prepare_dataset
+from memlab.eval.runs import Run, named_configs
 from memlab.workbench.display import Panel
 from memlab.workbench.traces import query_trace
 
@@ -34,14 +36,53 @@ def benchmark_configs(
 
     ``mmr_lambda`` replaces the λ of the ``mmr`` ranker (0.7 by default).
     """
-    out: dict[str, SearchConfig] = {}
-    for name in runs:
-        ranker, _, prof = name.partition("@")
-        config = ranker_configs([ranker], profile(prof or profile_name).search)[ranker]
-        if ranker == "mmr" and mmr_lambda is not None:
-            config = replace(config, mmr=MmrConfig(enabled=True, lambda_=float(mmr_lambda)))
-        out[name] = config
+    out = named_configs(runs, profile_name)
+    for name, config in out.items():
+        if name.partition("@")[0] == "mmr" and mmr_lambda is not None:
+            out[name] = replace(config, mmr=MmrConfig(enabled=True, lambda_=float(mmr_lambda)))
     return out
+
+
+def benchmark_runs(
+    runs: Sequence[str],
+    memory: Memory,
+    profile_name: str = "grok-c0",
+    mmr_lambda: float | None = None,
+) -> dict[str, Run]:
+    """Like ``benchmark_configs``; with Dream on, a run on another profile also replays
+    the memory with that profile's Dream settings (``hybrid@grok-2026-08``)."""
+    out: dict[str, Run] = {}
+    for name, config in benchmark_configs(runs, profile_name, mmr_lambda).items():
+        prof = name.partition("@")[2]
+        own = memory.dream is not None and prof and prof != profile_name
+        out[name] = Run(config, replace(memory, dream=profile(prof).dream) if own else None)
+    return out
+
+
+def prepare_benchmark(
+    dataset: str = "agent-memory",
+    profile_name: str = "grok-c0",
+    embedder: str = "",
+    categories: Sequence[str] = (),
+    tokenizer: str | None = None,
+    chunk_bytes: int | None = None,
+    chunk_overlap: int | None = None,
+    dream: bool | None = None,
+) -> Prepared:
+    """A dataset (by name or folder) prepared with the profile's Dream settings and the
+    given index options (None: the dataset's defaults)."""
+    ds = load_dataset(dataset)
+    if categories:
+        ds = ds.select(categories=list(categories))
+    return prepare_dataset(
+        ds,
+        embedder=embedder or None,
+        tokenizer=tokenizer or None,
+        chunk_bytes=chunk_bytes,
+        chunk_overlap=chunk_overlap,
+        dream=dream,
+        dream_config=profile(profile_name).dream,
+    )
 
 
 def run_compare(
@@ -54,15 +95,19 @@ def run_compare(
     categories: Sequence[str] = (),
     out_dir: str = "",
     mmr_lambda: float | None = None,
+    tokenizer: str | None = None,
+    chunk_bytes: int | None = None,
+    chunk_overlap: int | None = None,
+    dream: bool | None = None,
 ) -> Experiment:
-    """Evaluate ``runs`` on ``dataset`` (optionally only some query categories)."""
-    ds = load_dataset(dataset)
-    if categories:
-        ds = ds.select(categories=list(categories))
+    """Evaluate ``runs`` on ``dataset`` (optionally only some query categories); index
+    options and ``dream`` None follow the dataset's manifest."""
+    prepared = prepare_benchmark(
+        dataset, profile_name, embedder, categories, tokenizer, chunk_bytes, chunk_overlap, dream
+    )
     return run_experiment(
-        ds,
-        benchmark_configs(runs, profile_name, mmr_lambda),
-        embedder=embedder or None,
+        prepared,
+        benchmark_runs(runs, prepared.memory, profile_name, mmr_lambda),
         measures=list(measures),
         test=test,
         out=Path(out_dir) if out_dir else None,
@@ -191,7 +236,7 @@ def change_traces(exp: Experiment, measure: str = "nDCG@10", n: int = 2) -> Pane
             f"{qid} ({row.category}) {run} vs {base}: Δ {row.delta:+.3f} — {row.text!r}"
         )
         for name in (base, run):
-            df = query_trace(exp.prepared, qid, exp.runs[name].config)
+            df = query_trace(exp.prepared, qid, exp.runs[name].config, exp.runs[name].memory)
             keep = df["rank"].notna() | df["grade"].notna()
             panel.add(f"{qid} under {name}", df[keep].drop(columns=["in limit"]))
     return panel

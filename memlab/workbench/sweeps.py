@@ -18,6 +18,7 @@ import pandas as pd
 from memlab.config import profile
 from memlab.sweep import Sweep, SweepResult, plot_half_life, plot_heatmap, plot_lambda, run_sweep
 from memlab.workbench.display import Panel, Plot
+from memlab.workbench.evaluation import prepare_benchmark
 
 
 def sweep_engine(
@@ -26,14 +27,18 @@ def sweep_engine(
     profile_name: str = "grok-c0",
     holdout: float = 0.3,
     seed: int = 0,
+    tokenizer: str | None = None,
+    chunk_bytes: int | None = None,
+    chunk_overlap: int | None = None,
+    dream: bool | None = None,
 ) -> Sweep:
-    """Prepare ``dataset`` once and split its queries into dev and holdout."""
+    """Prepare ``dataset`` once and split its queries into dev and holdout (index options
+    and ``dream`` None: the dataset's defaults)."""
+    prepared = prepare_benchmark(
+        dataset, profile_name, embedder, (), tokenizer, chunk_bytes, chunk_overlap, dream
+    )
     return Sweep.from_dataset(
-        dataset,
-        embedder=embedder or None,
-        holdout=holdout,
-        seed=seed,
-        base=profile(profile_name).search,
+        prepared, holdout=holdout, seed=seed, base=profile(profile_name).search
     )
 
 

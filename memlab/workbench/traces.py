@@ -17,11 +17,14 @@ import numpy as np
 import pandas as pd
 
 from memlab.config import SearchConfig
+from memlab.eval.memory import Memory
 from memlab.eval.prepare import Prepared
+from memlab.search.candidates_batch import build_batch
 from memlab.search.keywords import extract_keywords, match_expression, token_outcomes
 from memlab.search.pipeline import SearchResult, search
+from memlab.search.ranking import rank_batch
 from memlab.search.scoring import candidate_limit
-from memlab.search.trace import TRACE_FIELDS
+from memlab.search.trace import TRACE_FIELDS, trace_rows
 from memlab.workbench.demo import Demo
 from memlab.workbench.display import Panel, Plot, figure
 
@@ -107,9 +110,14 @@ def stage_plot(demo: Demo, query: str, overrides: Mapping[str, Any] | None = Non
     return Plot(fig, f"stages of {query!r}")
 
 
-def query_trace(prepared: Prepared, query_id: str, config: SearchConfig) -> pd.DataFrame:
-    """The trace of one dataset query under ``config`` (read-only, at the query's as_of)."""
+def query_trace(
+    prepared: Prepared, query_id: str, config: SearchConfig, memory: Memory | None = None
+) -> pd.DataFrame:
+    """The trace of one dataset query under ``config`` at the query's as_of: the scoring
+    core over its candidates gathered when the replay reached that moment (what
+    ``search()`` returns then; no SQL)."""
     q = prepared.dataset.query(query_id)
-    with prepared.open_group(q.group) as store:
-        result = search(store, q.text, config, q.as_of, trace=True, record_access=False, sync=False)
-    return trace_frame(result.trace or [], prepared.qrels.get(query_id, {}))
+    timeline = prepared.timeline(candidate_limit(config), vectors=config.vectors, memory=memory)
+    ranked = rank_batch(build_batch([timeline.candidates[query_id]]), config, q.as_of)
+    rows = [r for r in trace_rows(ranked, 0) if r["in_set"]]
+    return trace_frame(rows, timeline.judgements[query_id].grades)

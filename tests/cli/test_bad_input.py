@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from memlab.cli import main
-from tests.cli.conftest import Zoo, digest_tree
+from tests.cli.zoo import Zoo, digest_tree
 from tests.conftest import readme_says
 
 R, D = "{root}", "{ds}"

@@ -42,3 +42,28 @@ def test_exclude_tag_leaves_the_queries_out(
     assert numq(capsys, str(tagged), *work) == 2
     assert numq(capsys, str(tagged), *work, "--exclude-tag", "no-user-evidence") == 1
     assert numq(capsys, str(tagged), *work, "--exclude-tag", "other") == 2
+
+
+def test_index_and_dream_options_reach_the_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.eval.test_dream_timeline import write_sessions
+
+    dataset = write_sessions(tmp_path / "dreamy", dream=False)
+    out = tmp_path / "out"
+    argv = ["eval", str(dataset), "--quiet", "--work", str(tmp_path / "w"), "--out", str(out)]
+    assert main([*argv, "--tokenizer", "trigram", "--chunk-bytes", "800", "--dream", "on"]) == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["index"]["config"]["tokenizer"] == "trigram"
+    assert manifest["index"]["config"]["chunking"]["max_bytes"] == 800
+    assert manifest["timeline"]["dream"]["min_sessions"] == 3  # c0's gates
+    assert main([*argv, "--dream", "on", "--set", "dream.min_sessions=2"]) == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["timeline"]["dream"]["min_sessions"] == 2
+    assert main([*argv, "--profile", "grok-2026-08", "--dream", "on"]) == 0
+    assert json.loads((out / "manifest.json").read_text())["timeline"]["dream"]["min_hours"] == 24
+    assert main(argv) == 0  # the manifest's default: Dream off
+    assert json.loads((out / "manifest.json").read_text())["timeline"]["dream"] is None
+    capsys.readouterr()
+    assert main([*argv, "--tokenizer", "icu"]) == 2  # a parse error: one line, exit 2
+    assert "invalid choice" in capsys.readouterr().err

@@ -15,7 +15,7 @@ from memlab.config import SearchConfig
 from memlab.datasets import load_dataset, read_run
 from memlab.eval.experiment import run_experiment
 from memlab.eval.manifest import incompatibilities
-from memlab.eval.prepare import gather_batch, prepare
+from memlab.eval.prepare import gather_batch, prepare, prepare_dataset
 from memlab.eval.runs import RANKERS, needed_limit, ranker_configs
 
 BASE = SearchConfig(half_life_days=None, min_score=0.0)
@@ -33,14 +33,10 @@ def tree_digest(path: Path) -> str:
 def experiment(eval_dataset: Path, tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
     before = tree_digest(eval_dataset)
     out = tmp_path_factory.mktemp("out")
-    exp = run_experiment(
-        eval_dataset,
-        list(RANKERS),
-        base=BASE,
-        embedder="hash",
-        out=out,
-        work_dir=tmp_path_factory.mktemp("work"),
+    prepared = prepare_dataset(
+        eval_dataset, embedder="hash", work_dir=tmp_path_factory.mktemp("work")
     )
+    exp = run_experiment(prepared, list(RANKERS), base=BASE, out=out)
     assert tree_digest(eval_dataset) == before  # evaluation never writes into the dataset
     return exp, out
 
@@ -100,7 +96,8 @@ def test_comparison_has_statistics(experiment) -> None:  # type: ignore[no-untyp
 def test_stale_measure_follows_the_ranking(eval_dataset: Path, tmp_path: Path) -> None:
     """Stale = 1 exactly when the Node 18 chunk ranks above the Node 22 one."""
     exp = run_experiment(
-        eval_dataset, {"c0": SearchConfig(min_score=0.0, vectors=False)}, work_dir=tmp_path
+        prepare_dataset(eval_dataset, work_dir=tmp_path),
+        {"c0": SearchConfig(min_score=0.0, vectors=False)},
     )
     ranking = exp.runs["c0"].rankings["q-node"]
     old = next(i for i, c in enumerate(ranking) if "-ci-" in c)
@@ -131,10 +128,9 @@ def test_incompatible_manifests_are_named(experiment) -> None:  # type: ignore[n
 
 def test_file_unit_ranks_files(eval_dataset: Path, tmp_path: Path) -> None:
     exp = run_experiment(
-        eval_dataset,
+        prepare_dataset(eval_dataset, work_dir=tmp_path),
         {"fts": BASE.__class__(min_score=0.0, vectors=False)},
         unit="file",
-        work_dir=tmp_path,
     )
     pq = exp.perquery.set_index(["query_id", "measure"])["value"]
     assert pq[("q-tests", "RR")] == 1.0

@@ -82,3 +82,17 @@ def test_lab_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
         and "default_kernel_name=memlab" in printed
     )
     assert main(["lab", "--notebook-dir", str(tmp_path / "none"), "--print-command"]) == 2
+
+
+def test_index_and_dream_options_go_to_the_notebooks_that_take_them() -> None:
+    from memlab.report.results import ReportOptions
+    from memlab.report.runner import plan
+
+    options = ReportOptions(
+        notebooks=["compare", "dream_capacity"], memory={"tokenizer": "trigram", "dream": True}
+    )
+    jobs = {job.notebook.name: job for job in plan(options)}
+    assert jobs["compare"].params["tokenizer"] == "trigram" and jobs["compare"].params["dream"]
+    assert "tokenizer" not in jobs["dream_capacity"].params
+    with pytest.raises(ReportError, match="no selected notebook takes them"):
+        plan(ReportOptions(notebooks=["dream_capacity"], memory={"chunk_bytes": 800}))

@@ -15,7 +15,7 @@ import pytest
 
 from memlab.config import SearchConfig
 from memlab.errors import ConfigError
-from memlab.eval.prepare import keyword_mode
+from memlab.eval.runs import keyword_mode
 from memlab.search.candidates import gather
 from memlab.search.candidates_batch import build_batch
 from memlab.search.pipeline import hits_of, search

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from memlab.config import SearchConfig, with_overrides
+from memlab.datasets import Query
 from memlab.eval.prepare import Prepared
 from memlab.search.pipeline import search
 from memlab.search.ranking import rank_batch
@@ -18,18 +19,23 @@ def random_configs(n: int, seed: int) -> list[SearchConfig]:
     return [with_overrides(SearchConfig(), draw_overrides(rng)) for _ in range(n)]
 
 
-def assert_same_as_search(prepared: Prepared, configs: list[SearchConfig]) -> int:
+def assert_same_as_search(
+    prepared: Prepared, configs: list[SearchConfig], queries: list[Query] | None = None
+) -> int:
+    """Sweep hits = ``search()`` on the memory replayed separately up to each query's time."""
     sweep = Sweep(prepared)
     sweep.prepare_for(configs)  # one batch, at the widest limit any draw needs
+    ours = [sweep.hits(cfg) for cfg in configs]
+    moments: dict[tuple[str, float], list[Query]] = {}
+    for q in queries if queries is not None else prepared.dataset.queries:
+        moments.setdefault((q.group, q.as_of), []).append(q)
     checked = 0
-    queries = prepared.dataset.queries
-    for cfg in configs:
-        ours = sweep.hits(cfg)
-        for gid in prepared.dataset.groups:
-            with prepared.open_group(gid) as store:
-                for q in (q for q in queries if q.group == gid):
+    for (gid, at), asked in moments.items():
+        with prepared.store_at(gid, at) as store:
+            for cfg, hits in zip(configs, ours, strict=True):
+                for q in asked:
                     live = search(store, q.text, cfg, q.as_of, record_access=False, sync=False)
-                    assert ours[q.query_id] == live.hits, (cfg, q.query_id)
+                    assert hits[q.query_id] == live.hits, (cfg, q.query_id)
                     checked += len(live.hits)
     return checked
 
@@ -58,3 +64,23 @@ def test_stopping_mmr_early_returns_the_same_hits(agent_memory: Prepared) -> Non
         early = rank_batch(batch, cfg, agent_memory.query_now, full_mmr=False)
         assert np.array_equal(full.final_rank, early.final_rank)
         assert np.array_equal(full.display, early.display)
+
+
+@pytest.fixture(scope="module")
+def dreamy(tmp_path_factory: pytest.TempPathFactory) -> Prepared:
+    from memlab.datasets import load_dataset
+    from memlab.embeddings.hashing import HashEmbedder
+    from memlab.eval.prepare import prepare
+    from tests.eval.test_dream_timeline import write_sessions
+
+    path = write_sessions(tmp_path_factory.mktemp("ds") / "dreamy")  # Dream on (c0 gates)
+    return prepare(
+        load_dataset(path), embedder=HashEmbedder(), work_dir=tmp_path_factory.mktemp("w")
+    )
+
+
+def test_sweep_equals_search_at_each_query_time_with_dream(dreamy: Prepared) -> None:
+    """Queries at 9 different times, Dream consolidating and deleting logs in between."""
+    configs = random_configs(30, seed=21)
+    assert len({q.as_of for q in dreamy.dataset.queries}) == 9
+    assert assert_same_as_search(dreamy, configs) > 0

@@ -1,0 +1,243 @@
+"""Replaying one memory group's timeline, event by event, in a working copy.
+
+``GroupReplay`` materialises the group's files in a working directory (never
+in the dataset folder), applies each event at its logical time — the file is
+written, appended or removed, its mtime set to the event's time, and the index
+reindexes it with ``now`` = that time (SPEC §2.2: positional chunk ids keep
+source and created_at) — and, when the memory has Dream on, runs the real
+Dream at every session end: the gates of ``memlab.dream.gates`` on the files'
+mtimes and the lock's mtime, then ``memlab.dream.run`` with the offline
+deterministic consolidator (input assembly, lock, response processing, write,
+cleanup after the 300 s grace, index update with ``dream.memory_source``).
+
+Every session is its own process in c0, so the lock holds the PID of a
+finished process (``REPLAY_PID``: no process can have it); its mtime is the
+logical time. Nothing here reads the wall clock.
+
+``advance(t)`` applies every event with ``at <= t``; ``refresh`` reads back the
+chunks of the paths that changed (``chunks`` is the memory at that moment) and
+embeds the new ones, so vec0 KNN sees exactly what ``search()`` would.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from types import TracebackType
+
+from memlab.datasets import Event, MemoryGroup
+from memlab.dream.gates import Trigger
+from memlab.dream.lock import MAX_PID, DreamLock
+from memlab.dream.offline import OfflineConsolidator
+from memlab.dream.run import DreamStatus, run_dream
+from memlab.dream.write import writer_for
+from memlab.embeddings.base import EmbeddingProvider, checked_embed
+from memlab.errors import EmbeddingError
+from memlab.eval.memory import Memory
+from memlab.store import vectors
+from memlab.store.index import IndexedChunk
+from memlab.store.layout import LOCK_FILE, MEMORY_FILE, SESSIONS_DIR
+from memlab.store.store import MemoryStore
+
+log = logging.getLogger("memlab")
+
+# The PID written into the replay's Dream lock: larger than any PID a kernel hands
+# out, so it is never alive (a finished session), and the lock never blocks itself.
+REPLAY_PID = MAX_PID
+
+
+@dataclass(frozen=True)
+class DreamRecord:
+    """One Dream attempt at a session end of the replay."""
+
+    group: str
+    at: float
+    session: str  # the triggering log's stem
+    status: str  # DreamStatus value
+    detail: str
+    processed: tuple[str, ...] = ()
+    deleted: tuple[str, ...] = ()
+
+
+class GroupReplay:
+    """One group's memory, replayed in ``work`` (created fresh, removed on close)."""
+
+    def __init__(
+        self,
+        group: MemoryGroup,
+        memory: Memory,
+        work: Path,
+        embedder: EmbeddingProvider | None = None,
+    ) -> None:
+        self.group = group
+        self.memory = memory
+        self.work = work
+        if work.exists():
+            shutil.rmtree(work)
+        root = work / "root"
+        (root / group.workspace if group.workspace else root).mkdir(parents=True)
+        self.store = MemoryStore.open(
+            root,
+            group.workspace,
+            index_path=work / "index.sqlite",
+            config=memory.index,
+            tokenizer=memory.index.tokenizer,
+            embedder=embedder,
+            scan=False,
+        )
+        self.embedder = (
+            embedder if embedder is not None and vectors.usable(self.store.index) else None
+        )
+        self.layout = self.store.layout
+        self.by_path: dict[str, list[IndexedChunk]] = {}
+        self.touched: set[str] = set()
+        self.dreams: list[DreamRecord] = []
+        self.missing_vectors: list[str] = []  # chunk texts that could not be embedded
+        self.applied = 0
+        self._next = 0
+        self._lock = self._dream_lock()
+
+    def _dream_lock(self) -> DreamLock | None:
+        ws = self.layout.workspace_dir
+        if self.memory.dream is None or ws is None:
+            return None
+        return DreamLock(ws / LOCK_FILE, self.memory.dream.stale_lock_secs, pid=REPLAY_PID)
+
+    def __enter__(self) -> GroupReplay:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self, keep: bool = False) -> None:
+        self.store.close()
+        if not keep:
+            shutil.rmtree(self.work, ignore_errors=True)
+
+    # ------------------------------------------------------------------ the timeline
+
+    @property
+    def done(self) -> bool:
+        return self._next >= len(self.group.events)
+
+    def advance(self, until: float) -> None:
+        """Apply every event with ``at <= until`` (and the Dream runs they trigger)."""
+        events = self.group.events
+        if self._next >= len(events) or events[self._next].at > until:
+            return
+        with self.store.index.batch():
+            while self._next < len(events) and events[self._next].at <= until:
+                event = events[self._next]
+                self._next += 1
+                self._apply(event)
+                if event.end and self._lock is not None:
+                    self._dream(event)
+
+    def _apply(self, event: Event) -> None:
+        path = self.layout.abs(event.path)
+        if event.action == "delete":
+            path.unlink(missing_ok=True)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(path, "ab" if event.action == "append" else "wb") as fh:
+                fh.write(event.data())
+            os.utime(path, (event.at, event.at))
+        self.store.index.reindex_file(event.path, None, event.at)
+        self.touched.add(event.path)
+        self.applied += 1
+
+    def _dream(self, event: Event) -> None:
+        """SPEC §7.2: a (non-sub-agent) session ends → the gates, and maybe one run."""
+        ws = self.layout.workspace_dir
+        assert ws is not None and self._lock is not None and self.memory.dream is not None
+        stem = PurePosixPath(event.path).stem
+        write = writer_for(self.memory.dream)
+
+        def writer(path: Path, text: str) -> None:  # c0's write, stamped with logical time
+            write(path, text)
+            os.utime(path, (event.at, event.at))
+
+        outcome = run_dream(
+            ws,
+            OfflineConsolidator(),
+            now=event.at,
+            config=self.memory.dream,
+            trigger=Trigger.SESSION_END,
+            current_session=stem[-8:],
+            index=self.store,
+            writer=writer,
+            lock=self._lock,
+        )
+        if outcome.status is DreamStatus.COMPLETED:
+            self.touched.add(f"{self.group.workspace}/{MEMORY_FILE}")
+            self.touched.update(
+                f"{self.group.workspace}/{SESSIONS_DIR}/{s}.md" for s in outcome.deleted
+            )
+        self.dreams.append(
+            DreamRecord(
+                self.group.id,
+                event.at,
+                stem,
+                outcome.status.value,
+                outcome.detail,
+                outcome.processed,
+                outcome.deleted,
+            )
+        )
+
+    # ------------------------------------------------------------------ the memory now
+
+    def refresh(self) -> list[IndexedChunk]:
+        """Read back the chunks of the paths changed since the last call; embed the new
+        ones. Returns the chunks that are new or whose text changed."""
+        changed: list[IndexedChunk] = []
+        if not self.touched:
+            return changed
+        current: list[IndexedChunk] = []
+        for rel in sorted(self.touched):
+            old = {c.chunk_id: c.hash for c in self.by_path.get(rel, ())}
+            rows = self.store.index.chunks([rel])
+            if rows:
+                self.by_path[rel] = rows
+            else:
+                self.by_path.pop(rel, None)
+            changed += [c for c in rows if old.get(c.chunk_id) != c.hash]
+            current += rows
+        self.touched.clear()
+        if self.embedder is not None:  # every chunk of a touched path that has no vector
+            have = vectors.with_vectors(self.store.index, [c.chunk_id for c in current])
+            self._embed([c for c in current if c.chunk_id not in have])
+        return changed
+
+    def chunks(self) -> list[IndexedChunk]:
+        """Every chunk of the memory as of the last ``refresh``, by path."""
+        return [c for rel in sorted(self.by_path) for c in self.by_path[rel]]
+
+    def _embed(self, chunks: list[IndexedChunk]) -> None:
+        if self.embedder is None or not chunks:
+            return
+        try:
+            matrix = checked_embed(self.embedder, [c.text for c in chunks])
+            done = chunks
+        except EmbeddingError:
+            done, rows = [], []
+            for c in chunks:  # find which texts have no vector (a cache-only embedder)
+                try:
+                    rows.append(checked_embed(self.embedder, [c.text])[0])
+                    done.append(c)
+                except EmbeddingError:
+                    self.missing_vectors.append(c.text)
+            if not done:
+                return
+            import numpy as np
+
+            matrix = np.stack(rows)
+        vectors.put_vectors(self.store.index, [(c.chunk_id, c.hash) for c in done], matrix)
