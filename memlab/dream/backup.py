@@ -17,7 +17,7 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from memlab.safefs import copy_into, fsync_dir
+from memlab.safefs import Refused, copy_into, fsync_dir, resolve_inside
 
 BACKUP_DIR = ".dream-backups"
 MAX_BACKUP_FILE = 64 * 1024 * 1024
@@ -30,8 +30,12 @@ def backup_root(workspace: Path) -> Path:
 def make_backup(workspace: Path, memory: Path, sessions: Iterable[Path]) -> Path:
     """Copy ``memory`` (if it exists) and ``sessions`` (those that exist) into a new
     backup folder; return it. Raises ``OSError`` if anything cannot be copied."""
+    root = backup_root(workspace)
+    if root.is_symlink():
+        raise Refused(root, "a symbolic link; backups are written only inside the workspace")
+    resolve_inside(root, workspace)
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    folder = backup_root(workspace) / f"{stamp}-{os.getpid()}-{time.monotonic_ns() % 10**6:06d}"
+    folder = root / f"{stamp}-{os.getpid()}-{time.monotonic_ns() % 10**6:06d}"
     (folder / "sessions").mkdir(parents=True)
     for src, dest in [(memory, folder / memory.name)] + [
         (s, folder / "sessions" / s.name) for s in sessions

@@ -138,3 +138,13 @@ def test_a_log_appended_after_it_was_read_is_kept(ws: Path) -> None:
     c0 = run_dream(ws, Appending(), now=NOW, config=DreamConfig(stale_lock_secs=0),
                    trigger=Trigger.MANUAL)  # fmt: skip
     assert appended.stem in c0.deleted  # c0 deletes it: the late fact is gone
+
+
+def test_backups_are_written_inside_the_workspace_only(ws: Path, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    os.symlink(elsewhere, ws / ".dream-backups")
+    got = run_dream(ws, OfflineConsolidator(), now=NOW, trigger=Trigger.MANUAL, backup=True)
+    assert got.status is DreamStatus.WRITE_FAILED and "backup failed" in got.detail
+    assert list(elsewhere.iterdir()) == [] and len(stems(ws)) == 3  # nothing written or deleted
+    assert not (ws / "MEMORY.md").exists() and not (ws / ".dream-lock").exists()
