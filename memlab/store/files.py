@@ -25,10 +25,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from memlab.safefs import Outside, Refused, read_bytes
+from memlab.store.file_table import Signature
 from memlab.store.layout import MemoryLayout
 
 _DATE_IN_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
-Signature = tuple[int, int]  # (size, mtime_ns)
 
 
 @dataclass(frozen=True)

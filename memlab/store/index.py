@@ -26,7 +26,8 @@ from memlab.safefs import printable_name, utf8_name
 from memlab.store import vectors
 from memlab.store.chunker import Chunk, chunk_markdown
 from memlab.store.connection import Connection, open_connection
-from memlab.store.files import Signature, Skip, file_signature, filename_date, read_memory_file
+from memlab.store.file_table import FileState, Signature, file_state, file_states, record_file
+from memlab.store.files import Skip, file_signature, filename_date, read_memory_file
 from memlab.store.guard import check_index_target
 from memlab.store.layout import MemoryLayout
 from memlab.store.schema import get_meta, migrate
@@ -45,21 +46,6 @@ class FileOutcome:
     updated: int = 0
     removed: int = 0
     reason: str = ""
-
-
-@dataclass(frozen=True)
-class FileState:
-    """A file as last read: its signature, when it was read, why it was skipped (if it was)."""
-
-    signature: Signature
-    checked_ns: int
-    skipped: str | None
-
-    def stale(self, signature: Signature | None, racy_ns: int) -> bool:
-        """Must the file be read again? Its signature changed, or its mtime is not older
-        than the read by ``racy_ns`` (a change within the same timestamp tick would
-        keep size and mtime: the racy-timestamp rule)."""
-        return signature != self.signature or self.signature[1] >= self.checked_ns - racy_ns
 
 
 @dataclass(frozen=True)
@@ -309,13 +295,7 @@ class MemoryIndex:
     def _record_file(
         self, rel: str, signature: Signature, checked_ns: int, now: float, skipped: str | None
     ) -> None:
-        self.db.execute(
-            "INSERT INTO files(path, size, mtime_ns, indexed_at, checked_ns, skipped) "
-            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET size = excluded.size, "
-            "mtime_ns = excluded.mtime_ns, indexed_at = excluded.indexed_at, "
-            "checked_ns = excluded.checked_ns, skipped = excluded.skipped",
-            (rel, signature[0], signature[1], now, checked_ns, skipped),
-        )
+        record_file(self.db, rel, signature, checked_ns, now, skipped)
 
     def record_access(self, chunk_ids: Iterable[str], now: float | None = None) -> None:
         """``access_count += 1`` and ``last_accessed = now`` for every returned chunk."""
@@ -335,17 +315,11 @@ class MemoryIndex:
         return {path: state.signature for path, state in self.file_states().items()}
 
     def file_state(self, rel: str) -> FileState | None:
-        row = self.db.execute(
-            "SELECT path, size, mtime_ns, checked_ns, skipped FROM files WHERE path = ?", (rel,)
-        ).fetchone()
-        return None if row is None else FileState((int(row[1]), int(row[2])), int(row[3]), row[4])
+        return file_state(self.db, rel)
 
     def file_states(self) -> dict[str, FileState]:
-        """path → what the last read of the file found (see ``FileState``)."""
-        return {
-            r[0]: FileState((int(r[1]), int(r[2])), int(r[3]), r[4])
-            for r in self.db.execute("SELECT path, size, mtime_ns, checked_ns, skipped FROM files")
-        }
+        """path → what the last read of the file found (``file_table.FileState``)."""
+        return file_states(self.db)
 
     def indexed_paths(self) -> set[str]:
         return {r[0] for r in self.db.execute("SELECT DISTINCT path FROM chunks")}
