@@ -17,7 +17,7 @@ from memlab.config import (
     profile,
     with_overrides,
 )
-from memlab.eval.measures import DEFAULT_MEASURES
+from memlab.eval.measures import AGENT_MEASURES, DEFAULT_MEASURES
 from memlab.eval.runs import DEFAULT_RUNS
 
 if TYPE_CHECKING:
@@ -45,6 +45,12 @@ def register(sub: Any) -> None:
         choices=["t", "fisher"],
         default="t",
         help="paired t-test (default) or Fisher randomisation",
+    )
+    c.add_argument(
+        "--end-to-end-only",
+        action="store_true",
+        help="skip what follows the main table: reachability, the ranking-only view, "
+        "answer-age and category tables, power, the min_score sweep",
     )
     c.set_defaults(func=cmd_compare)
 
@@ -183,11 +189,30 @@ def _run(args: argparse.Namespace, runs: list[str] | dict[str, SearchConfig]) ->
             "n",
         ]
         print(main[cols].to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    if getattr(args, "func", None) is cmd_compare and not args.end_to_end_only:
+        _separation(exp, measures, args.out)
     for w in exp.warnings:
         print(f"warning: {w}")
     if args.out:
         print(f"results in {args.out}")
     return 0
+
+
+def _separation(exp: Any, measures: list[str], out: str | None) -> None:
+    """Filtering and ranking taken apart (``memlab.eval.separation``), printed and written."""
+    from pathlib import Path
+
+    from memlab.eval.separation import separate, write_separation
+    from memlab.eval.separation_text import separation_text
+
+    ir = [m for m in measures if m not in ("NumQ", *AGENT_MEASURES)]
+    if not ir:
+        return
+    sep = separate(exp, measure="nDCG@10" if "nDCG@10" in ir else ir[0])
+    print()
+    print(separation_text(sep))
+    if out:
+        write_separation(sep, Path(out))
 
 
 def cmd_eval(args: argparse.Namespace) -> int:

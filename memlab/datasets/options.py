@@ -1,9 +1,12 @@
 """The manifest's evaluation defaults (format 2): ``index`` and ``timeline``.
 
 ``index``: ``{"tokenizer": "unicode61" | "porter" | "trigram", "max_bytes": int,
-"overlap_chars": int}`` — the index options the dataset is meant to be
-evaluated with (the CLI's ``--tokenizer``, ``--chunk-bytes``,
-``--chunk-overlap`` and the Python API override them). ``timeline``:
+"overlap_chars": int, "by_tag": {TAG: {...}}}`` — the index options the dataset
+is meant to be evaluated with (the CLI's ``--tokenizer``, ``--chunk-bytes``,
+``--chunk-overlap`` and the Python API override them). ``by_tag`` gives the
+queries carrying a tag their own index options (e.g. ``{"trigram":
+{"tokenizer": "trigram"}}`` for Chinese queries); an explicit tokenizer applies
+to every query instead (``memlab.eval.memory``). ``timeline``:
 ``{"dream": true | false}`` — whether session ends run Dream during replay.
 """
 
@@ -18,16 +21,21 @@ from memlab.datasets.problems import ValidationReport
 from memlab.datasets.reader import RawDataset
 from memlab.errors import did_you_mean
 
-INDEX_KEYS = ("tokenizer", "max_bytes", "overlap_chars")
+OPTION_KEYS = ("tokenizer", "max_bytes", "overlap_chars")
+INDEX_KEYS = (*OPTION_KEYS, "by_tag")
 TIMELINE_KEYS = ("dream",)
 
 
-def index_problems(index: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """(what, fix) for every problem of a manifest ``index`` entry."""
+def index_problems(
+    index: Mapping[str, Any], keys: tuple[str, ...] = INDEX_KEYS
+) -> list[tuple[str, str]]:
+    """(what, fix) for every problem of a manifest ``index`` entry (or of one tag's options)."""
+    if not isinstance(index, Mapping):
+        return [("index options must be an object", 'write e.g. {"tokenizer": "trigram"}')]
     out = [
-        (f"unknown index option '{k}'", did_you_mean(k, INDEX_KEYS) or f"use {INDEX_KEYS}")
+        (f"unknown index option '{k}'", did_you_mean(k, keys) or f"use {keys}")
         for k in index
-        if k not in INDEX_KEYS
+        if k not in keys
     ]
     tokenizer = index.get("tokenizer", TOKENIZERS[0])
     if tokenizer not in TOKENIZERS:
@@ -36,6 +44,21 @@ def index_problems(index: Mapping[str, Any]) -> list[tuple[str, str]]:
         value = index.get(key, least)
         if isinstance(value, bool) or not isinstance(value, int) or value < least:
             out.append((f"index {key} = {value!r} is invalid", f"make it an integer >= {least}"))
+    if "by_tag" in keys:
+        out += by_tag_problems(index.get("by_tag", {}))
+    return out
+
+
+def by_tag_problems(by_tag: Any) -> list[tuple[str, str]]:
+    """(what, fix) for every problem of ``index.by_tag``: ``{TAG: {option: value}}``."""
+    if not isinstance(by_tag, Mapping):
+        return [
+            ("index by_tag must be an object", 'write e.g. {"trigram": {"tokenizer": "trigram"}}')
+        ]
+    out = []
+    for tag, options in by_tag.items():
+        for what, fix in index_problems(options, OPTION_KEYS):
+            out.append((f"by_tag '{tag}': {what}", fix))
     return out
 
 

@@ -42,6 +42,7 @@ from memlab.eval.runs import (
     ranker_configs,
     run_config,
 )
+from memlab.eval.timeline import Timeline
 
 log = logging.getLogger("memlab")
 
@@ -57,6 +58,7 @@ class Experiment:
     categories: pd.DataFrame
     manifest: dict[str, Any]
     warnings: list[str] = field(default_factory=list)
+    timelines: dict[str, Timeline] = field(default_factory=dict)  # run -> what it ranked
 
     def table(self, measures: Sequence[str] | None = None) -> pd.DataFrame:
         """Aggregated means as a wide table: one row per run, one column per measure."""
@@ -102,6 +104,7 @@ def run_experiment(
         key = (spec.memory or prepared.memory, spec.config.keywords)
         by_memory.setdefault(key, {})[name] = spec
     results: dict[str, RunResult] = {}
+    timelines: dict[str, Timeline] = {}
     frames = []
     for (memory, keywords), group in by_memory.items():
         timeline = prepared.timeline(
@@ -114,6 +117,7 @@ def run_experiment(
             result = run_config(name, timeline.batch, spec.config, timeline.query_now)
             result.memory = spec.memory
             results[name] = result
+            timelines[name] = timeline
             frames.append(evaluate_run(timeline, result, measures, unit=unit, budget=budget))
     results = {name: results[name] for name in specs}
     warnings += [w for w in prepared.warnings if w not in warnings]
@@ -141,6 +145,7 @@ def run_experiment(
         per_category(perquery),
         manifest,
         warnings,
+        {name: timelines[name] for name in specs},
     )
     if out is not None:
         write_outputs(exp, Path(out))

@@ -31,6 +31,7 @@ COMPARABILITY_KEYS = (
     "dataset.level",
     "unit",
     "index.config",
+    "index.by_tag",
     "timeline.dream",
     "embedder.id",
     "embedder.dims",
@@ -67,6 +68,7 @@ def build_manifest(
         "unit": unit,
         "index": {
             "config": to_dict(prepared.index_config),
+            "by_tag": prepared.memory.to_dict().get("by_tag"),  # queries on their own index
             "versions": prepared.versions,
             "unresolved_queries": len(prepared.unresolved),
         },

@@ -7,34 +7,61 @@ overlap) and the Dream settings applied at each session end of the replay
 whose memory differs get their own. ``memory_for`` applies the precedence:
 explicit options, then the dataset manifest's ``index`` / ``timeline``, then
 c0's defaults.
+
+Per-tag index options (manifest ``index.by_tag``, e.g. ``{"trigram":
+{"tokenizer": "trigram"}}``): the queries carrying such a tag are gathered
+from a replay on that index, the others from the default one (``for_query``,
+``split``); one memory, several replays. An explicit tokenizer (or a whole
+``index``) applies to every query and drops them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from memlab.config import ChunkingConfig, DreamConfig, IndexConfig, to_dict
-from memlab.datasets import Dataset
+from memlab.datasets import Dataset, Query
 
 
 @dataclass(frozen=True)
 class Memory:
-    """Index options plus Dream on the timeline (``dream`` None = off)."""
+    """Index options plus Dream on the timeline (``dream`` None = off); ``by_tag``: the
+    index of the queries carrying a tag (the first tag listed that a query has wins)."""
 
     index: IndexConfig = field(default_factory=IndexConfig)
     dream: DreamConfig | None = None
+    by_tag: tuple[tuple[str, IndexConfig], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "index": to_dict(self.index),
             "dream": None if self.dream is None else to_dict(self.dream),
         }
+        if self.by_tag:  # absent otherwise: the replay cache keys of one index stay as they were
+            out["by_tag"] = {tag: to_dict(index) for tag, index in self.by_tag}
+        return out
+
+    def for_query(self, query: Query) -> Memory:
+        """The one-index memory ``query`` is evaluated on."""
+        index = next((ix for tag, ix in self.by_tag if tag in query.tags), self.index)
+        return Memory(index, self.dream)
+
+    def split(self, queries: Iterable[Query]) -> dict[Memory, list[Query]]:
+        """Queries by the one-index memory they are evaluated on (the default one first)."""
+        out: dict[Memory, list[Query]] = {Memory(self.index, self.dream): []}
+        for q in queries:
+            out.setdefault(self.for_query(q), []).append(q)
+        return {m: qs for m, qs in out.items() if qs}
 
     def label(self) -> str:
-        """A short description: ``unicode61 1600/320, Dream c0 gates 4 h / 3 sessions``."""
-        c = self.index.chunking
-        text = f"{self.index.tokenizer} {c.max_bytes}/{c.overlap_chars}"
+        """A short description: ``unicode61 1600/320 (tag 'trigram': trigram 1600/320),
+        Dream 4 h / 3 sessions, MEMORY.md as 'dream'``."""
+        text = _index_label(self.index)
+        if self.by_tag:
+            text += " (" + "; ".join(f"tag '{t}': {_index_label(ix)}" for t, ix in self.by_tag)
+            text += ")"
         if self.dream is None:
             return text + ", Dream off"
         d = self.dream
@@ -46,6 +73,11 @@ class Memory:
     def with_dream(self, **changes: Any) -> Memory:
         """The same memory with Dream on and some of its settings changed."""
         return replace(self, dream=replace(self.dream or DreamConfig(), **changes))
+
+
+def _index_label(index: IndexConfig) -> str:
+    c = index.chunking
+    return f"{index.tokenizer} {c.max_bytes}/{c.overlap_chars}"
 
 
 def memory_for(
@@ -62,20 +94,32 @@ def memory_for(
 
     ``index`` replaces the whole index configuration (the other index options
     then refine it); ``dream`` None follows the manifest's ``timeline.dream``;
-    ``dream_config`` (default: c0's) gives the gates and the memory source.
+    ``dream_config`` (default: c0's) gives the gates and the memory source. The
+    manifest's per-tag options (``index.by_tag``) refine the resolved index for
+    their queries, unless ``tokenizer`` or ``index`` is given.
     """
     defaults = dataset.index
-    base = index or IndexConfig(
-        tokenizer=str(defaults.get("tokenizer", IndexConfig().tokenizer)),
-        chunking=ChunkingConfig(
-            int(defaults.get("max_bytes", ChunkingConfig().max_bytes)),
-            int(defaults.get("overlap_chars", ChunkingConfig().overlap_chars)),
-        ),
-    )
+    base = index or _refined(IndexConfig(), defaults)
     chunking = ChunkingConfig(
         chunk_bytes if chunk_bytes is not None else base.chunking.max_bytes,
         chunk_overlap if chunk_overlap is not None else base.chunking.overlap_chars,
     )
     config = replace(base, tokenizer=tokenizer or base.tokenizer, chunking=chunking)
+    by_tag: tuple[tuple[str, IndexConfig], ...] = ()
+    if tokenizer is None and index is None:
+        tags = defaults.get("by_tag") or {}
+        by_tag = tuple((str(t), _refined(config, options)) for t, options in tags.items())
     on = dataset.dream_default if dream is None else dream
-    return Memory(config, (dream_config or DreamConfig()) if on else None)
+    return Memory(config, (dream_config or DreamConfig()) if on else None, by_tag)
+
+
+def _refined(index: IndexConfig, options: Mapping[str, Any]) -> IndexConfig:
+    """``index`` with the manifest-style options given (``tokenizer``, ``max_bytes``,
+    ``overlap_chars``)."""
+    chunking = ChunkingConfig(
+        int(options.get("max_bytes", index.chunking.max_bytes)),
+        int(options.get("overlap_chars", index.chunking.overlap_chars)),
+    )
+    return replace(
+        index, tokenizer=str(options.get("tokenizer", index.tokenizer)), chunking=chunking
+    )

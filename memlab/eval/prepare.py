@@ -21,15 +21,15 @@ import logging
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
 from memlab.config import DreamConfig, IndexConfig
-from memlab.datasets import Dataset, load_dataset
+from memlab.datasets import Dataset, Query, load_dataset
 from memlab.embeddings.base import EmbeddingProvider, checked_embed
 from memlab.embeddings.cache import CachedEmbedder
 from memlab.errors import EmbeddingError
@@ -92,12 +92,18 @@ class Prepared:
             return have  # a wider batch serves any smaller limit (prefix property)
         if use_vectors:
             self._warm_query_vectors()
-        products = {
-            gid: self._product(gid, memory, limit, use_vectors, keywords)
-            for gid in self.dataset.groups
-            if self.dataset.queries_in(gid)
-        }
-        timeline = Timeline.join(self.dataset, memory, limit, use_vectors, products)
+        parts = memory.split(self.dataset.queries)  # one replay per index (per-tag options)
+        products = []
+        for part, queries in parts.items():
+            ds = self.dataset if len(parts) == 1 else _only(self.dataset, queries)
+            products.append(
+                {
+                    gid: self._product(ds, gid, part, limit, use_vectors, keywords)
+                    for gid in ds.groups
+                    if ds.queries_in(gid)
+                }
+            )
+        timeline = Timeline.join(self.dataset, memory, limit, use_vectors, *products)
         self._timelines[(memory, use_vectors, keywords)] = timeline
         self._warn(timeline)
         return timeline
@@ -143,35 +149,51 @@ class Prepared:
     def store_at(
         self, group: str, at: float, memory: Memory | None = None
     ) -> Iterator[MemoryStore]:
-        """The group's memory as it stands at ``at``, replayed separately (read-only use)."""
+        """The group's memory as it stands at ``at``, replayed separately (read-only use);
+        on the default index of ``memory`` (``store_for`` picks a query's own index)."""
         work = Path(tempfile.mkdtemp(prefix="at-", dir=_ensure(self.work_dir)))
         g = self.dataset.groups[group]
-        with GroupReplay(g, memory or self.memory, work / "w", self.embedder) as replay:
+        plain = replace(memory or self.memory, by_tag=())
+        with GroupReplay(g, plain, work / "w", self.embedder) as replay:
             replay.advance(at)
             replay.refresh()
             yield replay.store
         work.rmdir()
 
+    def store_for(
+        self, query: Query, memory: Memory | None = None
+    ) -> AbstractContextManager[MemoryStore]:
+        """The memory ``query`` searches at its time, on its own index (per-tag options)."""
+        return self.store_at(query.group, query.as_of, (memory or self.memory).for_query(query))
+
     # ------------------------------------------------------------------ internals
 
     def _product(
-        self, gid: str, memory: Memory, limit: int, use_vectors: bool, keywords: str
+        self,
+        ds: Dataset,
+        gid: str,
+        memory: Memory,
+        limit: int,
+        use_vectors: bool,
+        keywords: str,
     ) -> GroupProduct:
-        key = product_key(self.dataset, gid, memory, self.embedder_id, use_vectors, limit, keywords)
-        path = product_path(self.work_dir, self.dataset, gid, key)
+        """One group's replay on one index, for the queries of ``ds`` (the dataset or the
+        part of it evaluated on that index)."""
+        key = product_key(ds, gid, memory, self.embedder_id, use_vectors, limit, keywords)
+        path = product_path(self.work_dir, ds, gid, key)
         cached = load_product(path)
         if cached is not None:
             return cached
         work = Path(tempfile.mkdtemp(prefix="replay-", dir=self.work_dir))
         try:
             product = replay_queries(
-                self.dataset,
+                ds,
                 gid,
                 memory,
                 limit=limit,
                 work=work / "w",
                 embedder=self.embedder if use_vectors else None,
-                tick=self._bar(gid),
+                tick=self._bar(ds, gid, memory),
                 keywords=keywords,
             )
         finally:
@@ -180,13 +202,13 @@ class Prepared:
             save_product(path, product)
         return product
 
-    def _bar(self, gid: str) -> Callable[[], None] | None:
-        n = len(self.dataset.queries_in(gid))
+    def _bar(self, ds: Dataset, gid: str, memory: Memory) -> Callable[[], None] | None:
+        n = len(ds.queries_in(gid))
         if not self.progress or n < 50:
             return None
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=n, desc=f"replaying {gid}", leave=False)
+        bar = tqdm(total=n, desc=f"replaying {gid} ({memory.index.tokenizer})", leave=False)
 
         def tick() -> None:
             bar.update(1)
@@ -281,6 +303,11 @@ def gather_batch(
 ) -> CandidateBatch:
     """Every query's candidates at ``limit`` (cached), in dataset query order, each at its time."""
     return prepared.batch(limit, vectors=vectors)
+
+
+def _only(dataset: Dataset, queries: Sequence[Query]) -> Dataset:
+    ids = {q.query_id for q in queries}
+    return dataset.select(where=lambda q: q.query_id in ids)
 
 
 def _ensure(path: Path) -> Path:

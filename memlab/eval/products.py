@@ -21,7 +21,7 @@ from memlab.eval.memory import Memory
 from memlab.eval.timeline import GroupProduct
 from memlab.store.schema import SCHEMA_VERSION
 
-REPLAY_FORMAT = 1
+REPLAY_FORMAT = 2  # 2: candidates carry their settled (keyword-miss) reasons
 
 
 def product_key(

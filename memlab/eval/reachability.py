@@ -3,13 +3,17 @@ ceiling and answer ages.
 
 For every judged query, each relevant chunk as it stood at the query's time
 (source, created_at, access count: ``Timeline.relevant``) gets the best score
-it could reach under a configuration: the merge is at most 1 in c0's scoring
-(min–max FTS, ``1 / (1 + d)`` vectors, a weighted merge with the FTS floor), so
-its ceiling is ``decay × source weight × access boost`` — the scoring core's
-own functions (``memlab.search.scoring``). The query is *reachable* when its
-best relevant chunk's ceiling passes ``min_score``: no ranking can return an
-unreachable answer. The answer's age is the query's ``answer_at`` when the
-dataset gives one, else the age of its youngest relevant chunk.
+it could reach under a configuration: the merged score is at most the
+strategy's ``best`` (1 in c0's scoring: min–max FTS, ``1 − d/2`` vectors, a
+weighted merge with the FTS floor; 1.3 for basic-memory's), so its ceiling is
+``min(1, best × decay × source weight × access boost)`` — the scoring core's
+own functions (``memlab.search.scoring``), clamped as the displayed score that
+``min_score`` filters. The query is *reachable* when its best relevant chunk's
+ceiling passes ``min_score``: no ranking can return an unreachable answer. A
+query whose answer no longer exists at its time (Dream consolidated and
+deleted the log that held it) has no chunk and is not reachable. The answer's
+age is the query's ``answer_at`` when the dataset gives one, else the age of
+its youngest relevant chunk.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import pandas as pd
 from memlab.config import SearchConfig
 from memlab.eval.prepare import Prepared
 from memlab.eval.timeline import Timeline
-from memlab.search.scoring import access_boost, decay_factor, source_weights
+from memlab.search.scoring import access_boost, decay_factor, get_strategy, source_weights
 from memlab.store.layout import is_evergreen
 
 DAY = 86400.0
@@ -74,8 +78,9 @@ def reachability(source: Timeline | Prepared, config: SearchConfig) -> pd.DataFr
         decay = decay_factor(
             created, chunks["as_of"].to_numpy(np.float64), config.effective_half_life(), evergreen
         )
-        ceiling = decay * source_weights(sources, config)
+        ceiling = decay * source_weights(sources, config) * get_strategy(config.strategy).best
         ceiling = ceiling * access_boost(chunks["access_count"].to_numpy(np.float64))
+        ceiling = np.minimum(ceiling, 1.0)
         chunks = chunks.assign(decay=decay, ceiling=ceiling)
     best = chunks.sort_values(["query_id", "ceiling", "chunk_id"], ascending=[True, False, True])
     best = best.drop_duplicates("query_id").set_index("query_id")

@@ -60,6 +60,20 @@ def as_run(spec: SearchConfig | Run) -> Run:
     return spec if isinstance(spec, Run) else Run(spec)
 
 
+def run_label(name: str, config: SearchConfig) -> str:
+    """What a run is, in words: ``c0 FTS-only``, ``c0 hybrid + MMR λ 0.7``, ``c0 + rrf
+    merge`` (a peer's merge under c0's candidates and filters), ``grok-2026-08 hybrid``.
+
+    The first word is the run's profile (``ranker@profile``; c0 otherwise): its
+    candidates, decay and ``min_score`` apply, whatever the merge."""
+    other = name.partition("@")[2]
+    base = other if other and other != DEFAULT_PROFILE else "c0"
+    if config.strategy != "grok":
+        return f"{base} + {config.strategy} merge"
+    text = f"{base} {'hybrid' if config.vectors else 'FTS-only'}"
+    return text + (f" + MMR λ {config.mmr.lambda_:g}" if config.mmr.enabled else "")
+
+
 def named_configs(
     names: Sequence[str], profile_name: str = DEFAULT_PROFILE
 ) -> dict[str, SearchConfig]:
@@ -121,7 +135,9 @@ def run_of(name: str, ranked: RankedBatch) -> RunResult:
         result.rankings[qid] = [str(batch.chunk_id[i]) for i in rows]
         result.scores[qid] = [float(ranked.display[i]) for i in rows]
         result.snippets[qid] = [str(batch.text[i]) for i in rows]
-        result.degraded[qid] = bool(batch.degraded[q]) and config.vectors
+        # a vector failure degrades vector runs; a keyword miss (the text side) every run
+        text_side = bool(batch.settled[q]) if batch.settled else False
+        result.degraded[qid] = bool(batch.degraded[q]) and (config.vectors or text_side)
     return result
 
 

@@ -46,8 +46,9 @@ class GroupProduct:
 
     @property
     def complete(self) -> bool:
-        """Nothing degraded (worth caching: a later run could not do better)."""
-        degraded = any(c.degraded for c in self.candidates.values())
+        """Nothing degraded for a passing reason (worth caching: a later run could not do
+        better; keyword misses are settled by the query and the index)."""
+        degraded = any(c.transient for c in self.candidates.values())
         return not degraded and not self.missing_vectors
 
 
@@ -119,9 +120,14 @@ class Timeline:
         limit: int,
         vectors: bool,
         products: Mapping[str, GroupProduct],
+        *others: Mapping[str, GroupProduct],
     ) -> Timeline:
-        candidates = {q: c for p in products.values() for q, c in p.candidates.items()}
-        judgements = {q: j for p in products.values() for q, j in p.judgements.items()}
+        """One timeline from the groups' products; ``others``: the products of the other
+        indexes of ``memory`` (per-tag options), which add their queries' candidates and
+        judgements (Dream runs and versions come from the default index's replays)."""
+        every = [p for part in (products, *others) for p in part.values()]
+        candidates = {q: c for p in every for q, c in p.candidates.items()}
+        judgements = {q: j for p in every for q, j in p.judgements.items()}
         batch = build_batch([candidates[q.query_id] for q in dataset.queries])
         return cls(
             dataset,
@@ -132,9 +138,9 @@ class Timeline:
             {q.query_id: judgements[q.query_id] for q in dataset.queries},
             candidates,
             [d for p in products.values() for d in p.dreams],
-            sum(p.missing_vectors for p in products.values()),
+            sum(p.missing_vectors for p in every),
             next((p.versions for p in products.values()), {}),
-            sum(p.seconds for p in products.values()),
+            sum(p.seconds for p in every),
         )
 
     @property

@@ -77,6 +77,7 @@ def gather(
         _degrade(result, f"reading the query with the index's tokenizer failed ({exc})")
     for reason in plan.misses:
         _degrade(result, reason)
+    result.settled = list(plan.misses)
     if plan.match is not None or plan.like:
         main = _text_rows(index, plan, limit, result, evergreen=False)
         for pos, (rowid, rank) in enumerate(main):

@@ -58,6 +58,15 @@ class QueryCandidates:
     rows: list[CandidateRow]
     degraded: bool = False
     reasons: list[str] = field(default_factory=list)
+    # the reasons that follow from the query and the index alone (keyword misses):
+    # gathering again would give the same result
+    settled: list[str] = field(default_factory=list)
+
+    @property
+    def transient(self) -> bool:
+        """Degraded for a reason that may not recur (an embedding or SQL failure)."""
+        return any(r not in self.settled for r in self.reasons)
+
     vector_used: bool = False
 
 
@@ -86,6 +95,7 @@ class CandidateBatch:
     degraded: list[bool]
     reasons: list[list[str]]
     vector_used: list[bool]
+    settled: list[list[str]] = field(default_factory=list)  # per query: keyword misses
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
@@ -211,4 +221,5 @@ def build_batch(items: Sequence[QueryCandidates]) -> CandidateBatch:
         degraded=[it.degraded for it in items],
         reasons=[list(it.reasons) for it in items],
         vector_used=[it.vector_used for it in items],
+        settled=[list(it.settled) for it in items],
     )

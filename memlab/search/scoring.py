@@ -169,6 +169,7 @@ class Strategy:
     description: str
     candidate_limit: Callable[[SearchConfig], int]
     score: Callable[[StageInput, SearchConfig], Signals]
+    best: float = 1.0  # the largest merged score it can give (a perfect match)
 
 
 def _c0_limit(config: SearchConfig) -> int:
@@ -253,7 +254,7 @@ STRATEGIES: dict[str, Strategy] = {
         Strategy(
             "rrf", "reciprocal rank fusion, k=60 (scaled so rank 1 everywhere = 1)", _c0_limit, _rrf
         ),
-        Strategy("basic-memory", "max(v, f) + 0.3·min(v, f)", _c0_limit, _basic_memory),
+        Strategy("basic-memory", "max(v, f) + 0.3·min(v, f)", _c0_limit, _basic_memory, 1.3),
     )
 }
 

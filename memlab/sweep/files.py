@@ -36,7 +36,11 @@ def sweep_manifest(sweep: Any) -> dict[str, Any]:
     return {
         "memlab_version": __version__,
         "dataset": {"name": ds.name, "digest": ds.digest, "level": ds.level},
-        "index": {"config": to_dict(prepared.index_config), "versions": prepared.versions},
+        "index": {
+            "config": to_dict(prepared.index_config),
+            "by_tag": prepared.memory.to_dict().get("by_tag"),  # queries on their own index
+            "versions": prepared.versions,
+        },
         "embedder": {"id": emb.id if emb else None, "dims": emb.dims if emb else None},
         "base": to_dict(sweep.base),
         "base_hash": config_hash(sweep.base),

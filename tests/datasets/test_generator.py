@@ -63,7 +63,13 @@ def test_shipped_dataset_validates_cleanly_and_is_small() -> None:
 def test_shipped_manifest_one_root_three_groups_dream_on_the_timeline() -> None:
     ds = load_dataset(SHIPPED)
     assert ds.format_version == 2 and ds.timeline == {"dream": True}
-    assert ds.index == {"tokenizer": "unicode61", "max_bytes": 1600, "overlap_chars": 320}
+    assert ds.index == {
+        "tokenizer": "unicode61",
+        "max_bytes": 1600,
+        "overlap_chars": 320,
+        "by_tag": {"trigram": {"tokenizer": "trigram"}},
+    }
+    assert {q.category for q in ds.queries if "trigram" in q.tags} == {"cjk"}
     assert {g.workspace for g in ds.groups.values()} == {w.dir for w in WORKSPACES}
     assert len({g.root for g in ds.groups.values()}) == 1  # one memory root, shared
 

@@ -88,8 +88,10 @@ TIMES_TEXT = (
     "`evergreen-crowded` queries are asked three weeks or more into their workspace's "
     "sessions (their gaps are long); abstention queries are asked at a uniformly drawn "
     "time after the first three weeks. The Chinese queries are written for the trigram "
-    "tokenizer (tag `trigram`: evaluate them with `--tokenizer trigram`); the manifest keeps "
-    "c0's unicode61 as the dataset's index default."
+    "tokenizer (tag `trigram`): the manifest keeps c0's unicode61 as the dataset's index "
+    "and gives the queries tagged `trigram` a trigram index (`index.by_tag`), so an "
+    "evaluation gathers them from a trigram replay of the same timeline and the rest from "
+    "the unicode61 one (an explicit `--tokenizer` applies to every query instead)."
 )
 LABELS_TEXT = (
     "Judgements name facts (`fact:fNNNN`, `facts.jsonl`): a fact is one line written "
@@ -134,7 +136,8 @@ def _memory_lines(gen: Generated) -> list[str]:
         "separator between them); the last write of a session carries `end` — the session "
         f"end that triggers Dream. The user appends to the MEMORY.md files {appends} times "
         "(`append` events, which compose with Dream's rewrites). The manifest asks for Dream "
-        "on the timeline (`timeline.dream`) and c0's index options (`index`: unicode61).",
+        "on the timeline (`timeline.dream`) and c0's index options (`index`: unicode61; "
+        "trigram for the queries tagged `trigram`).",
         "",
     ]
 

@@ -27,7 +27,13 @@ DESCRIPTION = (
     "wins), temporal questions, multi-note answers (nuggets), preferences, evergreen answers "
     "crowded out by sessions, near-duplicates (nuggets), Chinese text, abstention."
 )
-INDEX = {"tokenizer": "unicode61", "max_bytes": 1600, "overlap_chars": 320}
+# c0's index; the Chinese queries (tag "trigram") are gathered from a trigram replay
+INDEX = {
+    "tokenizer": "unicode61",
+    "max_bytes": 1600,
+    "overlap_chars": 320,
+    "by_tag": {"trigram": {"tokenizer": "trigram"}},
+}
 
 
 def write_dataset(gen: Generated, dest: Path, *, force: bool = False) -> Path:
