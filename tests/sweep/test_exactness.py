@@ -7,6 +7,7 @@ import pytest
 
 from memlab.config import SearchConfig, with_overrides
 from memlab.datasets import Query
+from memlab.eval.memory import Memory
 from memlab.eval.prepare import Prepared
 from memlab.search.pipeline import search
 from memlab.search.ranking import rank_batch
@@ -26,12 +27,12 @@ def assert_same_as_search(
     sweep = Sweep(prepared)
     sweep.prepare_for(configs)  # one batch, at the widest limit any draw needs
     ours = [sweep.hits(cfg) for cfg in configs]
-    moments: dict[tuple[str, float], list[Query]] = {}
-    for q in queries if queries is not None else prepared.dataset.queries:
-        moments.setdefault((q.group, q.as_of), []).append(q)
+    moments: dict[tuple[str, float, Memory], list[Query]] = {}
+    for q in queries if queries is not None else prepared.dataset.queries:  # on its own index
+        moments.setdefault((q.group, q.as_of, prepared.memory.for_query(q)), []).append(q)
     checked = 0
-    for (gid, at), asked in moments.items():
-        with prepared.store_at(gid, at) as store:
+    for (gid, at, memory), asked in moments.items():
+        with prepared.store_at(gid, at, memory) as store:
             for cfg, hits in zip(configs, ours, strict=True):
                 for q in asked:
                     live = search(store, q.text, cfg, q.as_of, record_access=False, sync=False)
@@ -42,19 +43,26 @@ def assert_same_as_search(
 
 def spread(prepared: Prepared, per_group: int) -> list[Query]:
     """``per_group`` queries of each group, evenly spread over its timeline (each moment is
-    a separate replay, so the shipped dataset's ~1,000 query times are sampled)."""
+    a separate replay, so the shipped dataset's ~1,000 query times are sampled), and as
+    many of those gathered from a per-tag index (the Chinese queries: trigram)."""
     out: list[Query] = []
     for gid in prepared.dataset.groups:
         asked = sorted(prepared.dataset.queries_in(gid), key=lambda q: (q.as_of, q.query_id))
-        step = max(len(asked) // per_group, 1)
-        out += asked[step // 2 :: step][:per_group]
+        for part in (
+            [q for q in asked if prepared.memory.for_query(q).index == prepared.index_config],
+            [q for q in asked if prepared.memory.for_query(q).index != prepared.index_config],
+        ):
+            step = max(len(part) // per_group, 1)
+            out += part[step // 2 :: step][:per_group]
     return out
 
 
 def test_sweep_equals_search_on_the_shipped_dataset(agent_memory: Prepared) -> None:
     configs = random_configs(12, seed=5)
     assert any(c.mmr.enabled for c in configs) and any(not c.vectors for c in configs)
-    assert assert_same_as_search(agent_memory, configs, spread(agent_memory, 4)) > 0
+    queries = spread(agent_memory, 4)
+    assert any(agent_memory.memory.for_query(q).index.tokenizer == "trigram" for q in queries)
+    assert assert_same_as_search(agent_memory, configs, queries) > 0
 
 
 def test_sweep_equals_search_on_many_draws_of_a_small_dataset(evalmini: Prepared) -> None:
