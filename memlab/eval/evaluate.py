@@ -82,11 +82,12 @@ def evaluate_run(
                 add(qid, m.name, judged_at(run.rankings.get(qid, []), qrels[qid], m.cutoff or 10))
             else:
                 add(qid, m.name, values[ranx_names[m.name]][qid])
+    stale_of = timeline.stale  # a property: built once, not per query
     for qid, q in queries.items():
         ranking, snippets = run.rankings.get(qid, []), run.snippets.get(qid, [])
         add(qid, "Redundancy", redundancy(snippets))
         relevant = {d for d, g in qrels.get(qid, {}).items() if g > 0}
-        stale = set(timeline.stale.get(qid, []))
+        stale = set(stale_of.get(qid, []))
         if unit == "file":
             stale = {c.rsplit(":", 1)[0] for c in stale}
         add(qid, "Stale", stale_above(ranking, stale, relevant))

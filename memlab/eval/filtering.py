@@ -17,19 +17,23 @@ candidates an ``Experiment`` already gathered (no new replay):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import replace
 
+import numpy as np
 import pandas as pd
 
 from memlab.config import SearchConfig
-from memlab.eval.evaluate import evaluate_run
 from memlab.eval.experiment import Experiment
 from memlab.eval.reachability import reachability
-from memlab.eval.runs import run_config, run_label
+from memlab.eval.runs import run_label
+from memlab.search.ranking import rank_batch
+from memlab.sweep.judgements import judgements_for
+from memlab.sweep.metrics import Returned, compute
 
 MIN_SCORES = (0.0, 0.1, 0.2, 0.3, 0.35, 0.4, 0.5, 0.6, 0.7, 0.8)
-SWEEP_MEASURE = "Success@5"
+SWEPT = ("Success@5", "AbstainHits", "Abstained")
 
 
 def ranking_only(config: SearchConfig) -> SearchConfig:
@@ -84,23 +88,26 @@ def min_score_sweep(
     values: Sequence[float] = MIN_SCORES,
     runs: Sequence[str] | None = None,
 ) -> pd.DataFrame:
-    """For each run and ``min_score``: ``Success@5`` (judged queries), ``AbstainHits`` and
-    ``Abstained`` (queries nothing answers), the rest of the run's configuration kept."""
+    """For each run and ``min_score``: ``Success@5`` over the scored queries and
+    ``AbstainHits`` / ``Abstained`` over the queries nothing answers, the rest of the
+    run's configuration kept (the sweep engine's vectorised measures on the
+    experiment's candidates)."""
     rows = []
     for name in runs or list(exp.runs):
         result, timeline = exp.runs[name], exp.timelines[name]
+        judgements = judgements_for(timeline.batch, timeline)
         for value in values:
             config = replace(result.config, min_score=float(value))
-            swept = run_config(name, timeline.batch, config, timeline.query_now)
-            values_of = evaluate_run(timeline, swept, [SWEEP_MEASURE])
-            means = values_of.groupby("measure")["value"].mean()
+            ranked = rank_batch(timeline.batch, config, timeline.query_now, full_mmr=False)
+            hits = Returned.from_final_rank(
+                ranked.final_rank, ranked.batch.segment, ranked.batch.n_queries
+            )
+            measured = compute(SWEPT, hits, judgements)
             rows.append(
-                {
-                    "run": name,
-                    "min_score": float(value),
-                    SWEEP_MEASURE: float(means.get(SWEEP_MEASURE, 0.0)),
-                    "AbstainHits": float(means.get("AbstainHits", 0.0)),
-                    "Abstained": float(means.get("Abstained", 0.0)),
+                {"run": name, "min_score": float(value)}
+                | {
+                    m: float(np.nanmean(v)) if np.isfinite(v).any() else math.nan
+                    for m, v in measured.items()
                 }
             )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=["run", "min_score", *SWEPT])
