@@ -30,6 +30,7 @@ from memlab.report.html import index_page, notebook_to_html
 from memlab.report.locate import default_baseline, resolve_dataset
 from memlab.report.notebooks import bind, load_notebooks, parse_assignments
 from memlab.report.results import Job, JobResult, ReportOptions, ReportResult
+from memlab.report.separation import separation_notes
 from memlab.report.summary import summary_data, summary_text
 
 __all__ = ["ReportOptions", "ReportResult", "baseline_path", "plan", "run_job", "run_report"]
@@ -96,6 +97,8 @@ def run_report(options: ReportOptions, echo: Callable[[str], None] = print) -> R
         done = run_job(job, options)
         if done.ok and (job.notebook.name in CHECKED_NOTEBOOKS or _has_entry(base, job.key)):
             done.check = _check(done, base)
+        if done.ok:
+            result.notes.extend(separation_notes(job.out_dir, job.key))
         result.jobs.append(done)
     if options.write_baseline is not None:
         result.written_baseline = _write_baseline(options.write_baseline, result)

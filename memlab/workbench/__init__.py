@@ -9,8 +9,9 @@
     wb.metric_plot(exp)
 
 Modules: ``display`` (Plot, Panel, setup), ``demo`` and ``live`` (the tour's
-memory and its live demos), ``traces``, ``findings`` (the c0 findings),
-``evaluation`` and ``plots`` (compare and regression), ``regression`` (the
+memory and its live demos), ``traces``, ``findings`` and ``supplement`` (the
+c0 findings), ``evaluation`` and ``plots`` (compare and regression),
+``separation`` (filtering and ranking taken apart), ``regression`` (the
 baseline check), ``agents`` (the agent-config notebook), ``sweeps`` and
 ``capacity`` (the sweep and Dream capacity notebooks). Every function is
 reachable from tests; the notebooks hold no logic of their own.
@@ -76,6 +77,19 @@ from memlab.workbench.live import (
 )
 from memlab.workbench.plots import baseline_plot, category_plot, delta_plot, metric_plot
 from memlab.workbench.regression import baseline_check
+from memlab.workbench.separation import (
+    age_plot,
+    age_table,
+    category_views,
+    changes_table,
+    min_score_plot,
+    min_score_table,
+    power_panel,
+    ranking_only_significance,
+    reachability_panel,
+    separate,
+    views_table,
+)
 from memlab.workbench.supplement import (
     supplement_effect,
     supplement_example,
@@ -100,6 +114,8 @@ __all__ = [
     "Plot",
     "access_boost_demo",
     "age_limit_table",
+    "age_plot",
+    "age_table",
     "baseline_check",
     "baseline_plot",
     "benchmark_configs",
@@ -110,7 +126,9 @@ __all__ = [
     "catalogs",
     "category_plot",
     "category_table",
+    "category_views",
     "change_traces",
+    "changes_table",
     "chosen_vs_default",
     "chunk_table",
     "close_demo",
@@ -136,11 +154,16 @@ __all__ = [
     "memory_files",
     "metric_plot",
     "metric_table",
+    "min_score_plot",
+    "min_score_table",
     "mmr_side_by_side",
     "open_demo",
     "per_user_plot",
+    "power_panel",
     "prepare_dataset",
     "profiles_side_by_side",
+    "ranking_only_significance",
+    "reachability_panel",
     "remove_memory",
     "resolve_table",
     "run_compare",
@@ -149,6 +172,7 @@ __all__ = [
     "save_agents",
     "save_capacity",
     "save_tour",
+    "separate",
     "session_ages",
     "setup",
     "significance_table",
@@ -161,4 +185,5 @@ __all__ = [
     "sweep_engine",
     "theory_check",
     "trace",
+    "views_table",
 ]
