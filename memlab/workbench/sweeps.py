@@ -9,13 +9,16 @@ files (``sweep.csv`` and ``sweep.json`` in ``<out_dir>/<name>/``).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from memlab.config import profile
+from memlab.eval.breakdown import AGE_ORDER, age_bucket
+from memlab.eval.reachability import reachability
 from memlab.sweep import Sweep, SweepResult, plot_half_life, plot_heatmap, plot_lambda, run_sweep
 from memlab.workbench.display import Panel, Plot
 from memlab.workbench.evaluation import prepare_benchmark
@@ -92,6 +95,36 @@ def _numeric(table: pd.DataFrame) -> pd.DataFrame:
     if "half_life_days" in out:
         out["half_life_days"] = pd.to_numeric(out["half_life_days"], errors="coerce")
     return out
+
+
+def half_life_by_age(
+    engine: Sweep,
+    half_lives: Sequence[float | None] = (1.0, 3.0, 7.0, 14.0, 30.0, 90.0, None),
+    measure: str = "nDCG@10",
+) -> pd.DataFrame:
+    """``measure`` per half-life (rows; the base's other settings) and answer-age bucket
+    (columns: the time from writing the answer to the query), over every scored query.
+
+    Each query is asked at its own time, so a half-life trades young answers (decay
+    lets the newest version win) against old ones (decay pushes them under
+    ``min_score``); the "all" column is the mean the sweep reports."""
+    timeline = engine.prepared.judged(engine.memory)
+    ages = reachability(timeline, engine.base).set_index("query_id")["answer_age_days"]
+    buckets = pd.Series([age_bucket(a) for a in ages], index=ages.index)
+    index = pd.Index(engine.query_ids)
+    rows = []
+    for half_life in half_lives:
+        config = replace(engine.base, temporal_decay=True, half_life_days=half_life)
+        values = pd.Series(engine.per_query(config)[measure], index=index).dropna()
+        row: dict[str, Any] = {"half-life (days)": "off" if half_life is None else half_life}
+        grouped = values.groupby(buckets.reindex(values.index)).mean()
+        row.update({b: float(grouped[b]) for b in AGE_ORDER if b in grouped.index})
+        row["all"] = float(values.mean())
+        rows.append(row)
+    table = pd.DataFrame(rows).set_index("half-life (days)")
+    counts = buckets.reindex(values.index).value_counts()  # the scored queries
+    table.columns = [c if c == "all" else f"{c} ({counts[c]})" for c in table.columns]
+    return table
 
 
 def chosen_vs_default(

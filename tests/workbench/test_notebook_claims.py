@@ -1,0 +1,70 @@
+"""What the compare and sweep notebooks teach, computed on the shipped dataset.
+
+Each test quotes the notebook's text (``says``) and checks it with the functions
+the notebook's cells call, so the text cannot drift from what the engine does.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import memlab.workbench as wb
+from memlab.sweep import Sweep
+
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+
+
+def text_of(name: str) -> str:
+    cells = json.loads((NOTEBOOKS / f"{name}.ipynb").read_text(encoding="utf-8"))["cells"]
+    return " ".join(
+        " ".join("".join(c["source"]).split()) for c in cells if c["cell_type"] == "markdown"
+    )
+
+
+def says(notebook: str, text: str) -> None:
+    assert " ".join(text.split()) in text_of(notebook), f"{notebook} no longer says: {text!r}"
+
+
+@pytest.fixture(scope="module")
+def engine() -> Sweep:
+    return wb.sweep_engine("agent-memory")
+
+
+def test_the_half_life_trades_young_answers_against_old_ones(engine: Sweep) -> None:
+    says("sweep", "Young answers gain from decay: without it,")
+    says("sweep", "Answers a few weeks old lose with a short half-life, which pushes them")
+    says("sweep", "under `min_score`.")
+    table = wb.half_life_by_age(engine, (1.0, 7.0, 14.0, 30.0, None))
+    young = next(c for c in table.columns if c.startswith("≤ 1 d"))
+    weeks = next(c for c in table.columns if c.startswith("7–30 d"))
+    for half_life in (7.0, 14.0, 30.0):
+        assert table.loc[half_life, young] > table.loc["off", young]
+    assert table.loc[1.0, weeks] < table.loc[7.0, weeks] < table.loc["off", weeks]
+    # neither extreme wins overall: a finite half-life beats both 1 day and no decay
+    best = table["all"].idxmax()
+    assert best not in (1.0, "off")
+
+
+def test_few_hits_left_for_mmr_end_to_end() -> None:
+    says("sweep", "End to end under c0, decay and `min_score` leave few")
+    says("compare", "end to end, decay and `min_score` often leave too few hits for a re-ranker")
+    says("compare", "a ranker whose gain shows only ranking only (MMR on near-duplicates)")
+    exp = wb.run_compare("agent-memory", ["hybrid", "mmr"])
+    sep = wb.separate(exp)
+    changes = sep.changes.groupby("view")["changed"].sum()
+    assert changes["end to end"] * 5 < changes["ranking only"]
+    dup = sep.category_table("NRAll@10").loc["duplicates"]
+    assert dup[("end to end", "mmr")] == dup[("end to end", "hybrid")]
+    assert dup[("ranking only", "mmr")] > dup[("ranking only", "hybrid")]
+
+
+def test_a_peer_merge_passes_min_score_more_often() -> None:
+    says("compare", "a peer merge whose scores run higher passes `min_score` more often")
+    says("compare", "A merge whose scores run higher (rrf, basic-memory) sits further right")
+    exp = wb.run_compare("agent-memory", ["hybrid", "rrf", "basic-memory"])
+    sweep = wb.separate(exp).min_score.set_index(["run", "min_score"])["AbstainHits"]
+    for peer in ("rrf", "basic-memory"):
+        assert sweep[(peer, 0.35)] > sweep[("hybrid", 0.35)]
