@@ -16,6 +16,7 @@ from memlab.datasets import load_dataset
 from memlab.eval.experiment import Experiment, run_experiment
 from memlab.eval.prepare import prepare_dataset
 from memlab.eval.separation import END_TO_END, RANKING_ONLY, Separation, separate
+from memlab.eval.separation_text import separation_text
 from tests.test_teaching import claim
 
 RUNS = ["fts", "hybrid", "mmr", "rrf", "openclaw", "basic-memory"]
@@ -130,3 +131,14 @@ def test_the_peers_comparisons_are_the_least_sensitive(sep: Separation) -> None:
     assert (round(peers["mde"].min(), 3), round(peers["mde"].max(), 3)) == (0.029, 0.039)
     c0 = p[p["run"].isin(["hybrid", "mmr"])]
     assert round(c0["mde"].max(), 3) <= 0.013 < peers["mde"].min()
+
+
+def test_the_printed_separation_says_which_index_and_why_degraded(sep: Separation) -> None:
+    text = separation_text(sep)
+    assert "Indexes: trigram for 70 queries (tag 'trigram': cjk); unicode61 for 890" in text
+    degraded = sum(
+        any("trigram tokenizer never matches" in r for r in c.reasons)
+        for c in sep.end_to_end.timelines["fts"].candidates.values()
+    )
+    assert degraded > 0 and f"{degraded:>4}  the trigram tokenizer never matches" in text
+    assert "largest minimum detectable difference" in text

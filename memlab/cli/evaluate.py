@@ -93,7 +93,8 @@ def add_memory_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--tokenizer",
         choices=TOKENIZERS,
-        help="FTS5 tokenizer of the replayed index (default: the dataset's, else unicode61)",
+        help="FTS5 tokenizer of every query's replayed index (default: the dataset's, with "
+        "its per-tag tokenizers, else unicode61)",
     )
     p.add_argument(
         "--chunk-bytes", type=int, metavar="N", help="chunk size in UTF-8 bytes (default 1600)"

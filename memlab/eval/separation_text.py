@@ -6,6 +6,8 @@ print some of them; ``separation_text`` joins them all.
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Callable
 
 import pandas as pd
@@ -14,6 +16,8 @@ from memlab.eval.experiment import summary_text
 from memlab.eval.measures import NUGGET_MEASURES
 from memlab.eval.power import POWER
 from memlab.eval.separation import Separation
+
+_PARENS = re.compile(r"\([^)]*\)")  # the query's own words in a reason
 
 
 def _fmt(v: float) -> str:
@@ -45,6 +49,20 @@ def indexes_section(sep: Separation) -> str:
         for (tok, why), g in t.groupby(["tokenizer", "why"], sort=False)
     ]
     return "Indexes: " + "; ".join(parts) + " — each query's candidates from its own replay"
+
+
+def degraded_section(sep: Separation) -> str:
+    """Queries whose candidates were gathered degraded, by reason (the first run's memory)."""
+    first = sep.runs[0]
+    reasons: Counter[str] = Counter()
+    for found in sep.end_to_end.timelines[first].candidates.values():
+        for reason in dict.fromkeys(_PARENS.sub("(…)", r) for r in found.reasons):
+            reasons[reason] += 1
+    if not reasons:
+        return ""
+    lines = ["Degraded candidates (queries, by reason; runs without vectors skip vector reasons):"]
+    lines += [f"  {n:>4}  {reason}" for reason, n in reasons.most_common()]
+    return "\n".join(lines)
 
 
 def reachability_section(sep: Separation) -> str:
@@ -145,6 +163,7 @@ def sweep_section(sep: Separation) -> str:
 
 SECTIONS: tuple[Callable[[Separation], str], ...] = (
     indexes_section,
+    degraded_section,
     reachability_section,
     ranking_only_section,
     age_section,

@@ -22,7 +22,7 @@ from memlab.eval.experiment import Experiment, run_experiment
 from memlab.eval.measures import DEFAULT_MEASURES
 from memlab.eval.memory import Memory
 from memlab.eval.prepare import Prepared, prepare_dataset
-from memlab.eval.runs import Run, named_configs
+from memlab.eval.runs import Run, named_configs, run_label
 from memlab.workbench.display import Panel
 from memlab.workbench.traces import query_trace
 
@@ -128,6 +128,7 @@ def experiment_summary(exp: Experiment) -> Panel:
         [
             {
                 "run": name,
+                "what": run_label(name, r.config),
                 "config hash": config_hash(r.config),
                 "vectors": r.config.vectors,
                 "strategy": r.config.strategy,
