@@ -37,6 +37,7 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=cmd_digest)
 
     _add_import(sub)
+    _add_from_memory(sub)
 
     p = sub.add_parser(
         "generate", help="write the synthetic agent-memory dataset (seeded, reproducible)"
@@ -97,6 +98,76 @@ def _add_import(sub: Any) -> None:
     )
     p.add_argument("--force", action="store_true", help="overwrite a dataset already in DEST")
     p.set_defaults(func=cmd_import)
+
+
+def _add_from_memory(sub: Any) -> None:
+    p = sub.add_parser(
+        "from-memory",
+        help="a dataset from a real memory folder (one group per workspace), to judge",
+        description="Copy a memory folder (~/.grok/memory, or a folder of users' memories) "
+        "into a dataset: one group per workspace, file times from mtimes or the dates in "
+        "session file names; queries from --queries or entered later in `memlab judge`. "
+        "The folder is only read (no link out of it is followed).",
+    )
+    p.add_argument("root", type=Path, metavar="ROOT", help="the memory folder")
+    p.add_argument("dest", type=Path, metavar="DEST", help="the dataset folder to write")
+    p.add_argument(
+        "--queries",
+        type=Path,
+        help="the team's queries: a text file (one per line) or JSON lines "
+        '({"text", "group"?, "as_of"?, "query_id"?, "category"?})',
+    )
+    p.add_argument(
+        "--as-of",
+        dest="as_of",
+        help="when the queries are asked, ISO 8601 (default: the newest file's time)",
+    )
+    p.add_argument(
+        "--dates",
+        choices=["mtime", "name"],
+        default="mtime",
+        help="file times: modification times (default) or the YYYY-MM-DD in session names",
+    )
+    p.add_argument(
+        "--layout",
+        choices=["auto", "root", "users"],
+        default="auto",
+        help="ROOT is one memory root, or a folder of users' roots (default: tell by looking)",
+    )
+    p.add_argument("--group", help="the group of queries that name none (several workspaces)")
+    p.add_argument("--name", help="dataset name (default: DEST's folder name)")
+    p.add_argument(
+        "--embedder",
+        help="also precompute vectors with this provider (e.g. minilm), so "
+        "hybrid runs need no model later",
+    )
+    p.add_argument("--force", action="store_true", help="overwrite a dataset already in DEST")
+    p.set_defaults(func=cmd_from_memory)
+
+
+def cmd_from_memory(args: argparse.Namespace) -> int:
+    from memlab.datasets.from_memory import dataset_from_memory
+    from memlab.timefmt import parse_time
+
+    result = dataset_from_memory(
+        args.root,
+        args.dest,
+        queries=args.queries,
+        as_of=parse_time(args.as_of),
+        dates=args.dates,
+        layout=args.layout,
+        group=args.group,
+        name=args.name,
+        force=args.force,
+    )
+    print(result.summary())
+    if args.embedder:
+        from memlab.eval.vectors import precompute_vectors
+
+        report = precompute_vectors(result.dest, args.embedder)
+        print(f"vectors: {report.texts} texts embedded with {report.provider}")
+    print(f"next: memlab pool {args.dest}")
+    return 0
 
 
 def cmd_validate(args: argparse.Namespace) -> int:

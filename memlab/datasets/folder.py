@@ -53,9 +53,13 @@ def qrels_file(level: str, first: bool) -> str:
     return QRELS if first else f"qrels.{level}.tsv"
 
 
+def manifest_text(manifest: Mapping[str, Any]) -> str:
+    """``manifest.json`` as memlab writes it (sorted keys, indented, UTF-8 kept)."""
+    return json.dumps(manifest, sort_keys=True, ensure_ascii=False, indent=2) + "\n"
+
+
 def write_manifest(dest: Path, manifest: Mapping[str, Any]) -> None:
-    text = json.dumps(manifest, sort_keys=True, ensure_ascii=False, indent=2) + "\n"
-    (dest / MANIFEST).write_bytes(text.encode("utf-8"))
+    (dest / MANIFEST).write_bytes(manifest_text(manifest).encode("utf-8"))
 
 
 def update_digest(dataset_dir: str | Path) -> str:
