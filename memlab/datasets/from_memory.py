@@ -151,7 +151,11 @@ def dataset_from_memory(
         grouped=True,
         format_version=2,
         timeline={"dream": False},
-        import_info={"kind": "from-memory", "layout": layout, "dates": dates},
+        import_info={
+            "kind": "from-memory",
+            "layout": "users" if memories[0].user is not None else "root",
+            "dates": dates,
+        },
         force=force,
     )
     skipped: list[tuple[str, str]] = []

@@ -72,10 +72,18 @@ def _is_workspace(folder: Path) -> bool:
     return (folder / MEMORY_FILE).is_file() or (folder / SESSIONS_DIR).is_dir()
 
 
-def _is_memory_root(folder: Path) -> bool:
-    if any(e.name.endswith(".md") and e.is_file(follow_symlinks=False) for e in os.scandir(folder)):
-        return True
+def _has_markdown(folder: Path) -> bool:
+    return any(
+        e.name.endswith(".md") and e.is_file(follow_symlinks=False) for e in os.scandir(folder)
+    )
+
+
+def _holds_workspaces(folder: Path) -> bool:
     return any(_is_workspace(folder / d) for d in _plain_dirs(folder))
+
+
+def _is_memory_root(folder: Path) -> bool:
+    return _has_markdown(folder) or _holds_workspaces(folder)
 
 
 def find_memories(root: str | Path, layout: str = "auto") -> list[FoundMemory]:
@@ -88,10 +96,13 @@ def find_memories(root: str | Path, layout: str = "auto") -> list[FoundMemory]:
         raise MemoryRootError(f"layout '{layout}' is not one of {', '.join(LAYOUTS)}")
     path = path.resolve()
     if layout == "auto":
-        if _is_memory_root(path):
+        # a user's folder holds workspaces; a workspace holds sessions (no workspaces)
+        if _has_markdown(path):
             layout = "root"
-        elif any(_is_memory_root(path / d) for d in _plain_dirs(path)):
+        elif any(_holds_workspaces(path / d) for d in _plain_dirs(path)):
             layout = "users"
+        elif _holds_workspaces(path):
+            layout = "root"
         else:
             raise MemoryRootError(
                 f"{path} holds no memory (no MEMORY.md, no <workspace>/sessions/ and no user "

@@ -19,9 +19,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from memlab.config import SearchConfig
 from memlab.datasets import Dataset
 from memlab.datasets.model import POOL_SETTINGS
+from memlab.errors import MemlabError
 from memlab.eval.measures import judged_at
+from memlab.eval.runs import parse_run_specs
 
 MOSTLY = 0.5  # a run whose returned top k is more than half unjudged gets the warning
 
@@ -65,19 +68,38 @@ def pool_depth(dataset_dir: str | Path) -> int | None:
         return None
 
 
+def pooled_configs(dataset_dir: str | Path, k: int) -> list[SearchConfig]:
+    """The configurations the dataset was pooled with to depth ``k`` or deeper
+    (``pool.json``); [] if it was not pooled (or not that deep)."""
+    path = Path(dataset_dir) / POOL_SETTINGS
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if int(data["depth"]) < k:
+            return []
+        return [run.config for run in parse_run_specs([str(s) for s in data["runs"]]).values()]
+    except (OSError, ValueError, KeyError, TypeError, MemlabError):
+        return []
+
+
 def gap_command(dataset_dir: str | Path, spec: str, k: int) -> str:
     """The commands that pool a run's top k and judge what is new."""
     folder = shlex.quote(str(dataset_dir))
     return f"memlab pool {folder} --runs {shlex.quote(spec)} --depth {k} && memlab judge {folder}"
 
 
-def gap_warning(cov: Coverage, dataset_dir: str | Path, spec: str = "") -> str | None:
-    """A warning when most of a run's returned top k is unjudged (None otherwise)."""
+def gap_warning(
+    cov: Coverage, dataset_dir: str | Path, spec: str = "", *, pooled: bool = False
+) -> str | None:
+    """A warning when most of a run's returned top k is unjudged (None otherwise);
+    ``pooled``: the run's top k is in the pool already (only judging is missing)."""
     if cov.hits == 0 or cov.unjudged <= MOSTLY:
         return None
-    command = gap_command(dataset_dir, spec or cov.run, cov.k)
+    if pooled:
+        todo = f"its pooled candidates are not all judged yet: memlab judge {dataset_dir}"
+    else:
+        todo = f"pool and judge the gap: {gap_command(dataset_dir, spec or cov.run, cov.k)}"
     return (
         f"run '{cov.run}': {cov.unjudged:.0%} of its top-{cov.k} hits on {cov.queries} judged "
         f"queries are unjudged (Judged@{cov.k} {cov.judged_at_k:.2f}), so its measures count "
-        f"them as misses; pool and judge the gap: {command}"
+        f"them as misses; {todo}"
     )

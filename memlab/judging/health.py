@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from memlab.datasets import load_dataset
 from memlab.datasets.model import QRELS
-from memlab.eval.coverage import Coverage, gap_warning, run_coverage
+from memlab.eval.coverage import Coverage, gap_warning, pooled_configs, run_coverage
 from memlab.eval.memory import Memory
 from memlab.eval.prepare import prepare_dataset
 from memlab.eval.runs import Run, needed_limit, parse_run_specs, run_config
@@ -85,6 +85,7 @@ def _coverage(
         by_memory.setdefault(run.memory or prepared.memory, {})[name] = run
     found: dict[str, Coverage] = {}
     warnings: list[str] = []
+    pooled = pooled_configs(folder, k)
     for memory, group in by_memory.items():
         vectors = any(r.config.vectors for r in group.values())
         timeline = prepared.timeline(needed_limit(group), vectors=vectors, memory=memory)
@@ -92,7 +93,7 @@ def _coverage(
         for name, run in group.items():
             result = run_config(name, timeline.batch, run.config, timeline.query_now)
             found[name] = run_coverage(name, ds, result.rankings, judged, k)
-            warning = gap_warning(found[name], folder, run.spec)
+            warning = gap_warning(found[name], folder, run.spec, pooled=run.config in pooled)
             if warning:
                 warnings.append(warning)
     return [found[name] for name in named], warnings + prepared.warnings

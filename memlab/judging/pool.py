@@ -110,6 +110,8 @@ def pool_candidates(
 ) -> dict[str, list[Candidate]]:
     """Every query's pool (query id -> candidates in blind order) from ``runs``' top ``depth``."""
     found: dict[str, dict[str, Candidate]] = {q.query_id: {} for q in prepared.dataset.queries}
+    if not found:
+        return {}
     by_memory: dict[Memory, dict[str, Run]] = {}
     for name, run in runs.items():
         by_memory.setdefault(run.memory or prepared.memory, {})[name] = run

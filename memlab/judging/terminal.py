@@ -9,7 +9,7 @@ with the query's terms highlighted (on a colour terminal), then one key:
     b       back: show the last judged candidate again (to change its grade)
     n       a note for the next grade
     t       the stage traces of the rankers that found it (hidden by default)
-    +       add a query
+    +       add a query (also once everything is judged)
     q       quit (everything is already saved; run the command again to resume)
 
 On a terminal a key acts at once; from a pipe every line is one key, and a
@@ -27,13 +27,8 @@ from typing import TextIO
 from memlab.errors import MemlabError
 from memlab.judging.highlight import highlight_ansi
 from memlab.judging.session import GRADES, Item, JudgingSession
-from memlab.search.explain import format_trace
-from memlab.timefmt import format_iso
+from memlab.judging.views import KEYS, candidate_line, query_line, trace_text
 
-KEYS = (
-    "[0] not relevant  [1] partial  [2] the answer  [s]kip  [a]bstention: nothing relevant  "
-    "[b]ack  [n]ote  [t]race  [+] query  [q]uit"
-)
 RULE = "─" * 72
 
 
@@ -93,33 +88,16 @@ def _tty_key(stdin: TextIO) -> Callable[[], str | None]:
 
 
 def show(item: Item, console: Console) -> None:
-    q, c = item.query, item.candidate
     console.say(RULE)
-    console.say(f"query {q.query_id} · {q.group} · as of {format_iso(q.as_of)}")
-    console.say(f"  {q.text}")
+    console.say(query_line(item))
+    console.say(f"  {item.query.text}")
+    console.say(candidate_line(item))
+    c = item.candidate
     if c is None:
-        console.say("no candidate: no ranker returned anything for this query ([a] or [s])")
         return
-    again = f" · graded {item.grade} before" if item.grade is not None else ""
-    console.say(
-        f"candidate {item.position}/{item.count} · {c.path} lines {c.start_line}-{c.end_line}"
-        f" · {c.source}{again}"
-    )
-    text = highlight_ansi(c.text, q.text) if console.color else c.text
+    text = highlight_ansi(c.text, item.query.text) if console.color else c.text
     for line in text.rstrip("\n").split("\n"):
         console.say(f"  │ {line}")
-
-
-def trace_text(item: Item) -> str:
-    """The stage traces of the rankers that pooled the candidate (one row per ranker)."""
-    c = item.candidate
-    if c is None or not c.traces:
-        return "no trace"
-    runs = list(c.traces)
-    table = format_trace([c.traces[r] for r in runs]).split("\n")
-    width = max(len(r) for r in [*runs, "run"])
-    rows = [f"{r.ljust(width)}  {line}" for r, line in zip(runs, table[2:], strict=True)]
-    return "\n".join([f"{'run'.ljust(width)}  {table[0]}", "-" * len(table[1]), *rows])
 
 
 def _ask_queries(session: JudgingSession, console: Console) -> None:
@@ -136,7 +114,11 @@ def _add(session: JudgingSession, console: Console, text: str) -> None:
     if len(session.groups) > 1:
         group = console.ask(f"which memory? ({', '.join(session.groups)})") or ""
     console.say("pooling it (ranking the memory as it stands at the query's time)…")
-    qid = session.add_query(text, group=group)
+    try:
+        qid = session.add_query(text, group=group)
+    except MemlabError as exc:
+        console.say(f"not added: {exc}")
+        return
     console.say(f"added {qid}: {len(session.pool.get(qid, []))} candidates to judge")
 
 
@@ -190,10 +172,10 @@ def run_terminal(session: JudgingSession, console: Console) -> int:
         item = session.current()
         if item is None:
             console.say(f"everything is judged ({session.progress().text()})")
-            text = console.ask("type a query to add it, or an empty line to finish:")
-            if not text or not text.strip():
+            key = console.ask("[+] add a query, anything else to finish:")
+            if not key or not key.startswith("+"):
                 return 0
-            _add(session, console, text)
+            _act(session, console, key, note)
             continue
         show(item, console)
         console.say(KEYS)
