@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from memlab.datasets import load_dataset
 from memlab.datasets.model import QRELS
+from memlab.errors import DatasetError
 from memlab.eval.coverage import Coverage, gap_warning, pooled_configs, run_coverage
 from memlab.eval.memory import Memory
 from memlab.eval.prepare import prepare_dataset
@@ -131,6 +132,8 @@ def judging_health(
         coverage,
         warnings,
     )
-    for other in others:
-        health.agreements[Path(other).name] = agreement(grades, read_grades(Path(other)))
+    for other in map(Path, others):
+        if not other.is_file():
+            raise DatasetError(f"qrels file {other} not found (another judge's qrels.tsv)")
+        health.agreements[other.name] = agreement(grades, read_grades(other))
     return health
