@@ -6,6 +6,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from memlab.cli import main
 from memlab.datasets.from_memory import dataset_from_memory
 from memlab.judging.health import judging_health
 from memlab.judging.pool import pool_dataset
@@ -39,7 +42,9 @@ def test_pooled_runs_fully_judged_have_no_gap(pooled: Path) -> None:
     ]
 
 
-def test_a_new_ranker_gets_the_warning_until_its_gap_is_judged(tmp_path: Path) -> None:
+def test_a_new_ranker_gets_the_warning_until_its_gap_is_judged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     root = write_team_memory(tmp_path / "memory")
     write_old_sessions(root)
     folder = tmp_path / "dataset"
@@ -54,6 +59,10 @@ def test_a_new_ranker_gets_the_warning_until_its_gap_is_judged(tmp_path: Path) -
     (warning,) = health.warnings
     command = f"memlab pool {folder} --runs tuned={tuned} --depth 3 && memlab judge {folder}"
     assert warning.startswith("run 'tuned':") and warning.endswith(command)
+    # compare on the pooled dataset prints the same warning
+    runs = f"fts,tuned={tuned}"
+    assert main(["compare", str(folder), "--runs", runs, "--embedder", "hash", "--quiet"]) == 0
+    assert f"warning: {warning}" in capsys.readouterr().out.splitlines()
     # the command, as printed, pools the gap; judging it clears the warning
     for part in command.split(" && "):
         subprocess.run(

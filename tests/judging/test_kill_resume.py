@@ -3,77 +3,24 @@ a torn line is cut, and judging continues with the next unjudged candidate."""
 
 from __future__ import annotations
 
-import os
-import queue
 import random
-import signal
-import subprocess
-import sys
 import threading
 from pathlib import Path
 
 from memlab.datasets import load_dataset, validate_dataset
 from memlab.judging.pool import read_pool
-
-KEYS = "[0] not relevant"
-
-
-class Judge:
-    """``memlab judge`` in a real process, driven through its pipes."""
-
-    def __init__(self, folder: Path) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "memlab", "judge", str(folder), "--judge", "bob"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            bufsize=1,
-        )
-        self.lines: queue.Queue[str | None] = queue.Queue()
-        self.seen: list[str] = []
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\n"))
-        self.lines.put(None)
-
-    def expect(self, marker: str, timeout: float = 120.0) -> str:
-        while True:
-            line = self.lines.get(timeout=timeout)
-            assert line is not None, f"ended before {marker!r}:\n" + "\n".join(self.seen[-30:])
-            self.seen.append(line)
-            if marker in line:
-                return line
-
-    def send(self, text: str) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(text + "\n")
-        self.proc.stdin.flush()
-
-    def kill(self) -> None:
-        os.kill(self.proc.pid, signal.SIGKILL)
-        assert self.proc.wait(timeout=60) == -signal.SIGKILL
-
-
-def shown_target(judge: Judge, folder: Path) -> str:
-    line = judge.expect("candidate ")
-    path, _, lines = line.split(" · ")[1].partition(" lines ")
-    start, _, end = lines.partition("-")
-    return f"{path}#L{start}-L{end}"
+from tests.judging.driver import KEYS, Judge, shown_target
 
 
 def test_kill_then_resume(pooled: Path) -> None:
     order = [c.target for cands in read_pool(pooled).values() for c in cands]
     first = Judge(pooled)
     for grade in (2, 0, 1):
-        shown_target(first, pooled)
+        shown_target(first)
         first.expect(KEYS)
         first.send(str(grade))
         first.expect("saved:")  # printed after the grade is fsynced
-    fourth = shown_target(first, pooled)
+    fourth = shown_target(first)
     first.expect(KEYS)
     first.kill()  # mid-session, waiting for the next key
     lines = (pooled / "qrels.tsv").read_text().splitlines()
@@ -88,14 +35,14 @@ def test_kill_then_resume(pooled: Path) -> None:
         fh.write(f"q1\t0\t{fourth[:-3]}".encode())
     second = Judge(pooled)
     assert "qrels.tsv: cut a line torn" in second.expect("repaired:")
-    assert shown_target(second, pooled) == fourth  # where it stopped
+    assert shown_target(second) == fourth  # where it stopped
     while True:
         second.expect(KEYS)
         second.send("0")
         line = second.expect("saved:")
         if f" {len(order)}/{len(order)} candidates judged" in line:
             break
-        shown_target(second, pooled)
+        shown_target(second)
     second.expect("everything is judged")
     second.send("")
     assert second.proc.wait(timeout=60) == 0
@@ -112,7 +59,7 @@ def test_a_kill_at_any_moment_of_a_grade(pooled: Path) -> None:
     for round_ in range(2):
         before = len((pooled / "qrels.tsv").read_text().splitlines())
         judge = Judge(pooled)
-        shown_target(judge, pooled)
+        shown_target(judge)
         judge.expect(KEYS)
         judge.send("1")
         threading.Event().wait(rng.uniform(0.0, 0.02))
