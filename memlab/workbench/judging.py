@@ -54,7 +54,10 @@ class JudgeWidget:
         self.body = w.HTML()
         self.status = w.HTML()
         self.bar = w.IntProgress(min=0, max=1, description="judged")
-        self.buttons = {k: w.Button(description=label) for k, label in BUTTONS.items()}
+        self.buttons = {
+            k: w.Button(description=label, layout=w.Layout(width="auto"))
+            for k, label in BUTTONS.items()
+        }
         for key, button in self.buttons.items():
             button.on_click(lambda _b, key=key: self.press(key))
         self.keys = w.Text(placeholder=KEY_HELP, layout=w.Layout(width="100%"))
