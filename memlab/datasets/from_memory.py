@@ -25,8 +25,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memlab.datasets.memory_tree import FoundMemory, find_memories, memory_files, safe_id
+from memlab.datasets.memory_tree import (
+    FoundMemory,
+    TreeFiles,
+    find_memories,
+    memory_files,
+    safe_id,
+)
 from memlab.datasets.query_file import QuerySpec, read_query_file
+from memlab.datasets.targets import FACT_MARKER_RE
 from memlab.datasets.writer import DatasetWriter
 from memlab.errors import DatasetError, MemoryRootError, unknown_name
 from memlab.store.files import filename_date
@@ -103,6 +110,20 @@ def _plan(memories: Sequence[FoundMemory]) -> list[_Root]:
     return plan
 
 
+def _no_markers(plan: Sequence[_Root], trees: Sequence[TreeFiles]) -> None:
+    """Format 2 forbids fact markers in memory text (facts are labelled outside it)."""
+    for r, tree in zip(plan, trees, strict=True):
+        for f in tree.files:
+            found = FACT_MARKER_RE.search(f.text)
+            if found:
+                where = f"{r.memory.user}/{f.rel}" if r.memory.user else f.rel
+                raise DatasetError(
+                    f"{where} holds the fact marker '{found.group(0)}' (a label of format-1 "
+                    "datasets, which format 2 forbids in memory text); remove such markers "
+                    "from a copy of the memory and make the dataset from that copy"
+                )
+
+
 def _query_group(spec: QuerySpec, default: str | None, groups: Sequence[str], where: str) -> str:
     group = spec.group or default or (groups[0] if len(groups) == 1 else None)
     if group is None:
@@ -136,6 +157,7 @@ def dataset_from_memory(
     specs = read_query_file(queries) if queries is not None else []
     plan = _plan(memories)
     trees = [memory_files(r.memory) for r in plan]
+    _no_markers(plan, trees)
     times = [_time_of(f.rel, f.mtime_ns, dates) for t in trees for f in t.files]
     if not times:
         raise MemoryRootError(f"{root} holds no readable memory file (*.md)")

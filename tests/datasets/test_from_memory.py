@@ -171,3 +171,10 @@ def test_bad_query_lines(team_memory: Path, tmp_path: Path, line: str, message: 
     with pytest.raises(DatasetError, match=message) as err:
         dataset_from_memory(team_memory, tmp_path / "ds", queries=queries, group=SHOP)
     assert f"{queries}:1" in str(err.value)
+
+
+def test_fact_markers_are_refused_in_one_line(team_memory: Path, tmp_path: Path) -> None:
+    (team_memory / "MEMORY.md").write_text("# Prefs\n\n- tabs <!-- fact:f1 -->\n")
+    with pytest.raises(DatasetError, match="MEMORY.md holds the fact marker") as err:
+        dataset_from_memory(team_memory, tmp_path / "ds")
+    assert "\n" not in str(err.value) and not (tmp_path / "ds").exists()
