@@ -136,6 +136,23 @@ def _query_group(spec: QuerySpec, default: str | None, groups: Sequence[str], wh
     return group
 
 
+def _write_memory(
+    writer: DatasetWriter, r: _Root, tree: TreeFiles, dates: str
+) -> list[tuple[str, str]]:
+    """One memory root's groups, files and write events; what was skipped (path, why)."""
+    for gid, ws in r.groups.items():
+        writer.add_group(gid, workspace=ws, root=r.rel)
+    first = next(iter(r.groups))
+    by_ws = {ws: gid for gid, ws in r.groups.items()}
+    for f in tree.files:
+        top = f.rel.split("/", 1)[0] if "/" in f.rel else None
+        gid = by_ws.get(top, first)  # a global file: its event applies to every group
+        writer.add_file(f.rel, f.text, None, group=gid)
+        writer.add_event(f.rel, _time_of(f.rel, f.mtime_ns, dates), group=gid)
+    shown = f"{r.memory.user}/" if r.memory.user else ""
+    return [(shown + rel, why) for rel, why in tree.skipped]
+
+
 def dataset_from_memory(
     root: str | Path,
     dest: str | Path,
@@ -163,36 +180,25 @@ def dataset_from_memory(
         raise MemoryRootError(f"{root} holds no readable memory file (*.md)")
     ids = [g for r in plan for g in r.groups]
     chosen = [_query_group(s, group, ids, str(queries)) for s in specs]
+    as_of = as_of if as_of is not None else max(times)
     writer = DatasetWriter(
         dest,
         name=name or safe_id(dest.resolve().name),
         licence=LICENCE,
         origin=f"memory folder {root.resolve()} (memlab dataset from-memory, dates from {dates})",
-        as_of=as_of if as_of is not None else max(times),
+        as_of=as_of,
         description="Queries on a team's own agent memory, judged with memlab (pool, judge).",
         grouped=True,
         format_version=2,
         timeline={"dream": False},
-        import_info={
-            "kind": "from-memory",
-            "layout": "users" if memories[0].user is not None else "root",
-            "dates": dates,
-        },
+        import_info={"kind": "from-memory", "layout": _layout(memories), "dates": dates},
         force=force,
     )
-    skipped: list[tuple[str, str]] = []
-    for r, tree in zip(plan, trees, strict=True):
-        for gid, ws in r.groups.items():
-            writer.add_group(gid, workspace=ws, root=r.rel)
-        first = next(iter(r.groups))
-        by_ws = {ws: gid for gid, ws in r.groups.items()}
-        for f in tree.files:
-            top = f.rel.split("/", 1)[0] if "/" in f.rel else None
-            gid = by_ws.get(top, first)
-            writer.add_file(f.rel, f.text, None, group=gid)
-            writer.add_event(f.rel, _time_of(f.rel, f.mtime_ns, dates), group=gid)
-        shown = f"{r.memory.user}/" if r.memory.user else ""
-        skipped += [(shown + rel, why) for rel, why in tree.skipped]
+    skipped = [
+        item
+        for r, t in zip(plan, trees, strict=True)
+        for item in _write_memory(writer, r, t, dates)
+    ]
     for spec, gid in zip(specs, chosen, strict=True):
         writer.add_query(
             spec.query_id,
@@ -204,5 +210,8 @@ def dataset_from_memory(
             abstention=spec.abstention,
         )
     writer.finish()
-    manifest_as_of = as_of if as_of is not None else max(times)
-    return FromMemoryResult(dest, ids, len(times), len(specs), manifest_as_of, skipped)
+    return FromMemoryResult(dest, ids, len(times), len(specs), as_of, skipped)
+
+
+def _layout(memories: Sequence[FoundMemory]) -> str:
+    return "users" if memories[0].user is not None else "root"
