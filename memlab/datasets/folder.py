@@ -13,8 +13,11 @@ from memlab.datasets.model import (
     FACTS,
     FILES,
     GROUPS_DIR,
+    JUDGEMENTS,
     MANIFEST,
     MEMORY_DIR,
+    POOL,
+    POOL_SETTINGS,
     QRELS,
     QUERIES,
     README,
@@ -23,8 +26,12 @@ from memlab.datasets.model import (
 from memlab.datasets.scan import compute_digest, manifest_roots
 from memlab.errors import DatasetError
 
-# What a rewrite of an existing dataset folder removes (vectors/ and others survive).
-_OWNED = (MANIFEST, FILES, QUERIES, FACTS, README, MEMORY_DIR, GROUPS_DIR, VERSIONS_DIR)
+# What a rewrite of an existing dataset folder removes (vectors/ and others survive);
+# the judging files go with the queries and qrels they belong to.
+_OWNED = (
+    *(MANIFEST, FILES, QUERIES, FACTS, README, MEMORY_DIR, GROUPS_DIR, VERSIONS_DIR),
+    *(POOL, POOL_SETTINGS, JUDGEMENTS),
+)
 
 
 def prepare_dest(dest: Path, force: bool) -> None:

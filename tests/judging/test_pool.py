@@ -96,3 +96,13 @@ def test_pool_lines_are_json(pooled: Path) -> None:
 def test_pool_candidates_with_no_queries(pooled: Path) -> None:
     ds = load_dataset(pooled).select(where=lambda q: False)
     assert pool_candidates(prepare_dataset(ds), parse_run_specs("fts"), 4) == {}
+
+
+def test_a_rewrite_of_the_dataset_drops_its_pool(pooled: Path, tmp_path: Path) -> None:
+    from memlab.datasets.from_memory import dataset_from_memory
+    from tests.datasets.team_memory import write_team_memory
+
+    (pooled / "judgements.jsonl").write_text("{}\n")
+    root = write_team_memory(tmp_path / "again")
+    dataset_from_memory(root, pooled, force=True)
+    assert not any((pooled / f).exists() for f in ("pool.jsonl", "pool.json", "judgements.jsonl"))
