@@ -97,16 +97,17 @@ def test_grade_a_candidate_in_jupyterlab(lab: tuple[str, Path], tmp_path: Path) 
         )
         assert "Node" in str(text)
         assert browser.evaluate("document.querySelectorAll('pre.memlab-candidate mark').length")
+        # every cell has run (the health panel is the last output): the kernel is free
+        browser.wait_for("document.body.textContent.includes('Judged@5 per run')", timeout=240)
+        browser.wait_for(f"{KEY_BOX} !== null", timeout=60)
         browser.evaluate(f"{KEY_BOX}.focus()")
+        assert browser.evaluate(f"document.activeElement === {KEY_BOX}")
         browser.type_text("2")
-        deadline = time.monotonic() + 60
-        qrels = folder / "qrels.tsv"
-        while not qrels.read_text().strip() and time.monotonic() < deadline:
-            time.sleep(0.5)
-        (line,) = qrels.read_text().splitlines()
+        # the status line shows once the grade, its sidecar line and the digest are written
+        browser.wait_for("document.body.textContent.includes('saved: the answer')", timeout=120)
+        (line,) = (folder / "qrels.tsv").read_text().splitlines()
         assert line.startswith("q001\t0\t") and line.endswith("\t2")
         assert '"judge": "browser"' in (folder / "judgements.jsonl").read_text()
-        browser.wait_for("document.body.textContent.includes('saved: the answer')", timeout=60)
         browser.evaluate(f"{KEY_BOX}.scrollIntoView({{block: 'center'}})")
         rgb = read_rgb(browser.screenshot(tmp_path / "judge.png"))
         assert 0.01 < non_white_share(rgb) < 0.9  # the widget is drawn
