@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from memlab.datafile import load_data
 from memlab.errors import ConfigError
 
 SECTIONS = ("index", "search", "watcher", "dream")
@@ -24,15 +25,8 @@ def read_config_file(
     names no section holds ``section``'s keys."""
     if not path:
         return {}
-    import yaml
-
     file = Path(path)
-    if not file.is_file():
-        raise ConfigError(f"config file {file} not found")
-    try:
-        data = yaml.safe_load(file.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as exc:
-        raise ConfigError(f"cannot read config file {file}: {exc}") from None
+    data = load_data(file, what="config file") or {}
     if not isinstance(data, Mapping):
         raise ConfigError(f"{file}: expected a mapping of configuration keys")
     sections = {*SECTIONS, *extra}

@@ -9,6 +9,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from memlab.cli.args import comma_list, integer
+
 RUNS_HELP = (
     "comma-separated runs: fts, hybrid, mmr, openclaw, rrf, basic-memory, ranker@profile, "
     "or NAME=FILE.yaml (a profile and search settings)"
@@ -24,11 +26,20 @@ def register(sub: Any) -> None:
         "in an order that does not reveal the ranker; merged into DATASET/pool.jsonl.",
     )
     p.add_argument("dataset", help="the dataset folder (e.g. written by `dataset from-memory`)")
-    p.add_argument("--runs", default="fts,hybrid,mmr", help=RUNS_HELP + " (default fts,hybrid,mmr)")
-    p.add_argument("--depth", type=int, default=10, help="candidates per run and query (10)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the blind order (0)")
+    p.add_argument(
+        "--runs",
+        type=comma_list,
+        default="fts,hybrid,mmr",
+        help=RUNS_HELP + " (default fts,hybrid,mmr)",
+    )
+    p.add_argument(
+        "--depth", type=integer(1, 10_000), default=10, help="candidates per run and query (10)"
+    )
+    p.add_argument("--seed", type=integer(0), default=0, help="seed of the blind order (0)")
     p.add_argument("--embedder", help="embedding provider (default: the dataset's vectors)")
-    p.add_argument("--queries", help="comma-separated query ids to pool (default: all)")
+    p.add_argument(
+        "--queries", type=comma_list, help="comma-separated query ids to pool (default: all)"
+    )
     p.add_argument("--work", help="where replays are built and cached")
     p.set_defaults(func=cmd_pool)
 
@@ -47,8 +58,12 @@ def register(sub: Any) -> None:
         help="write grades to this file instead (a second judge; the dataset is not changed)",
     )
     j.add_argument("--health", action="store_true", help="report judging health and exit")
-    j.add_argument("--runs", help="--health: runs to check (default: the pool's runs)")
-    j.add_argument("--depth", type=int, help="--health: k of Judged@k (default: the pool's)")
+    j.add_argument(
+        "--runs", type=comma_list, help="--health: runs to check (default: the pool's runs)"
+    )
+    j.add_argument(
+        "--depth", type=integer(1, 10_000), help="--health: k of Judged@k (default: the pool's)"
+    )
     j.add_argument("--embedder", help="--health: embedding provider (default: the pool's)")
     j.add_argument(
         "--agreement",

@@ -48,6 +48,8 @@ def parse_value(text: str) -> Any:
         return yaml.safe_load(text)
     except yaml.YAMLError:
         return text
+    except RecursionError:
+        raise ConfigError(f"value {text[:40]!r}… is nested too deeply; flatten it") from None
 
 
 def parse_assignments(items: Sequence[str], option: str = "--set") -> dict[str, Any]:

@@ -2,12 +2,14 @@
 
 * ``append_lines`` — one ``write`` of whole lines to a file opened ``O_APPEND``,
   then ``fsync``: after it returns, the lines are on disk;
-* ``write_atomic`` — temp file in the same folder, ``fsync``, rename: a reader sees
-  the old or the new content, never a mix;
+* ``memlab.safefs.write_atomic`` (rewrites) — temp file in the same folder,
+  ``fsync``, rename: a reader sees the old or the new content, never a mix;
 * ``repair_tail`` — a file whose last line has no ``\\n`` was cut by a kill
   mid-write: the torn line is cut off (and returned, so the caller can say so).
 
-Never through a symbolic link: the files are opened with ``O_NOFOLLOW``.
+Never through a symbolic link: the files are opened with ``O_NOFOLLOW``; and never
+anything but a regular file (``check_regular``: a FIFO would block, a device never
+ends).
 """
 
 from __future__ import annotations
@@ -16,21 +18,10 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
+from memlab.safefs import Refused, fsync_dir
+
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def append_lines(path: Path, lines: Iterable[str]) -> None:
@@ -49,24 +40,13 @@ def append_lines(path: Path, lines: Iterable[str]) -> None:
     finally:
         os.close(fd)
     if created:
-        _fsync_dir(path.parent)
+        fsync_dir(path.parent)
 
 
-def write_atomic(path: Path, data: str | bytes) -> None:
-    """Replace ``path`` with ``data`` atomically (temp file, fsync, rename)."""
-    payload = data.encode("utf-8") if isinstance(data, str) else data
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _NOFOLLOW | _CLOEXEC, 0o644)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(payload)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    _fsync_dir(path.parent)
+def check_regular(path: Path, what: str) -> None:
+    """Refuse ``path`` (one line) unless it is missing or a regular file."""
+    if (path.exists() and not path.is_file()) or path.is_symlink():
+        raise Refused(path, f"{what} must be a regular file (not a link, FIFO or device)")
 
 
 def repair_tail(path: Path) -> str | None:

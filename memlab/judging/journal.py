@@ -33,7 +33,8 @@ from memlab.datasets.jsonl import dumps
 from memlab.datasets.model import JUDGEMENTS, MANIFEST, QRELS, QUERIES
 from memlab.datasets.scan import digest_listing, digest_of
 from memlab.errors import DatasetError
-from memlab.judging.files import append_lines, repair_tail, write_atomic
+from memlab.judging.files import append_lines, check_regular, repair_tail
+from memlab.safefs import write_atomic
 from memlab.timefmt import format_iso
 
 
@@ -46,7 +47,7 @@ def default_judge() -> str:
 
 
 def sidecar_for(qrels: Path, dataset_dir: Path) -> Path:
-    if qrels.parent.resolve() == dataset_dir.resolve() and qrels.name == QRELS:
+    if qrels == dataset_dir / QRELS:
         return dataset_dir / JUDGEMENTS
     return qrels.with_name(qrels.stem + ".judgements.jsonl")
 
@@ -85,7 +86,7 @@ class Journal:
     @property
     def owns_dataset(self) -> bool:
         """True when the judge writes the dataset's own qrels (and may change its queries)."""
-        return self.qrels_path == (self.dataset_dir / QRELS).resolve()
+        return self.qrels_path == self.dataset_dir / QRELS
 
     @classmethod
     def open(
@@ -97,12 +98,15 @@ class Journal:
         clock: Callable[[], float] = time.time,
     ) -> Journal:
         folder = Path(dataset_dir).resolve()
-        path = Path(qrels).resolve() if qrels else (folder / QRELS).resolve()
+        given = Path(qrels) if qrels else folder / QRELS
+        path = given.parent.resolve() / given.name  # the file itself: never through a link
         journal = cls(folder, path, sidecar_for(path, folder), judge or default_judge())
         journal.clock = clock
         files = [path, journal.sidecar_path]
         if journal.owns_dataset:
             files.append(folder / QUERIES)
+        for file in files:
+            check_regular(file, "a judgement file")
         for file in files:
             torn = repair_tail(file)
             if torn is not None:

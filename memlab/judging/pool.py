@@ -40,7 +40,7 @@ from memlab.errors import DatasetError
 from memlab.eval.memory import Memory
 from memlab.eval.prepare import Prepared, prepare_dataset
 from memlab.eval.runs import Run, needed_limit, parse_run_specs
-from memlab.judging.files import write_atomic
+from memlab.safefs import write_atomic
 from memlab.search.candidates_batch import CandidateBatch
 from memlab.search.ranking import rank_batch
 from memlab.search.trace import trace_rows

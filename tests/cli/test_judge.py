@@ -53,7 +53,7 @@ def test_the_commands_print_what_they_did(
         ),
         (["pool", "{tmp}/memory"], "is not a dataset folder"),
         (["pool", "{tmp}/team", "--runs", "fts,hybird"], "did you mean 'hybrid'"),
-        (["pool", "{tmp}/team", "--depth", "0"], "must be at least 1"),
+        (["pool", "{tmp}/team", "--depth", "0"], "--depth"),
         (["judge", "agent-memory"], "is not a dataset folder"),
         (["judge", "{tmp}/team", "--health", "--agreement", "{tmp}/bob.tsv"], "not found"),
     ],

@@ -4,12 +4,16 @@ the dataset's digest kept current."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
+import pytest
+
 from memlab.datasets import compute_digest, load_dataset, validate_dataset
-from memlab.judging.files import append_lines, repair_tail, write_atomic
+from memlab.judging.files import append_lines, repair_tail
 from memlab.judging.journal import Journal, read_grades
 from memlab.judging.pool import read_pool
+from memlab.safefs import Refused
 
 
 def test_repair_tail(tmp_path: Path) -> None:
@@ -25,14 +29,18 @@ def test_repair_tail(tmp_path: Path) -> None:
     assert repair_tail(f) == "torn" and f.read_bytes() == b""
 
 
-def test_write_atomic_never_follows_a_link(tmp_path: Path) -> None:
-    target = tmp_path / "elsewhere.txt"
-    target.write_text("keep")
-    link = tmp_path / "qrels.tsv"
-    link.symlink_to(target)
-    write_atomic(link, "new\n")
-    assert target.read_text() == "keep" and not link.is_symlink()
-    assert link.read_text() == "new\n"
+def test_judgement_files_must_be_regular_files(pooled: Path, tmp_path: Path) -> None:
+    target = tmp_path / "elsewhere.tsv"
+    target.write_text("keep\n")
+    (pooled / "qrels.tsv").unlink()
+    (pooled / "qrels.tsv").symlink_to(target)
+    with pytest.raises(Refused, match="must be a regular file"):
+        Journal.open(pooled, judge="a")
+    fifo = tmp_path / "fifo.tsv"
+    os.mkfifo(fifo)
+    with pytest.raises(Refused, match="must be a regular file"):
+        Journal.open(pooled, qrels=fifo, judge="a")
+    assert target.read_text() == "keep\n"
 
 
 def test_a_torn_line_is_cut_and_the_candidate_asked_again(pooled: Path) -> None:
