@@ -20,6 +20,7 @@ from typing import Any
 
 from memlab.datasets.fields import ID_RE
 from memlab.errors import ConfigError, DatasetError, did_you_mean
+from memlab.safefs import read_bytes
 from memlab.timefmt import parse_time
 
 KEYS = ("text", "query_id", "group", "as_of", "category", "tags", "abstention")
@@ -92,11 +93,12 @@ def _spec(raw: dict[str, Any], default_id: str, where: str) -> QuerySpec:
 def read_query_file(path: str | Path) -> list[QuerySpec]:
     """The queries of ``path`` (see the module docstring), ids unique."""
     file = Path(path)
-    if not file.is_file():
-        raise DatasetError(f"queries file {file} not found (or not a regular file)")
-    data = file.read_bytes()[: MAX_QUERY_FILE_BYTES + 1]
-    if len(data) > MAX_QUERY_FILE_BYTES:
-        raise DatasetError(f"queries file {file} is over {MAX_QUERY_FILE_BYTES} bytes")
+    try:
+        data = read_bytes(file, root=None, max_bytes=MAX_QUERY_FILE_BYTES).data
+    except FileNotFoundError:
+        raise DatasetError(f"queries file {file} not found; check the path") from None
+    except OSError as exc:  # a FIFO, a device, too large: safefs says which
+        raise DatasetError(f"queries file {file}: {getattr(exc, 'reason', None) or exc}") from None
     try:
         text = data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:

@@ -178,3 +178,10 @@ def test_fact_markers_are_refused_in_one_line(team_memory: Path, tmp_path: Path)
     with pytest.raises(DatasetError, match="MEMORY.md holds the fact marker") as err:
         dataset_from_memory(team_memory, tmp_path / "ds")
     assert "\n" not in str(err.value) and not (tmp_path / "ds").exists()
+
+
+def test_a_queries_file_that_is_a_fifo_is_refused(team_memory: Path, tmp_path: Path) -> None:
+    fifo = tmp_path / "queries.txt"
+    os.mkfifo(fifo)
+    with pytest.raises(DatasetError, match=f"queries file {fifo}: a FIFO"):
+        dataset_from_memory(team_memory, tmp_path / "ds", queries=fifo)
