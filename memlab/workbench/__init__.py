@@ -66,9 +66,6 @@ from memlab.workbench.findings import (
     decay_limit_plot,
     prepare_dataset,
     session_ages,
-    supplement_effect,
-    supplement_example,
-    supplement_tally,
 )
 from memlab.workbench.judging import (
     JudgeWidget,
@@ -86,6 +83,12 @@ from memlab.workbench.live import (
 )
 from memlab.workbench.plots import baseline_plot, category_plot, delta_plot, metric_plot
 from memlab.workbench.regression import baseline_check
+from memlab.workbench.supplement import (
+    supplement_effect,
+    supplement_example,
+    supplement_passes,
+    supplement_tally,
+)
 from memlab.workbench.sweeps import (
     best_table,
     chosen_vs_default,
@@ -163,6 +166,7 @@ __all__ = [
     "stage_plot",
     "supplement_effect",
     "supplement_example",
+    "supplement_passes",
     "supplement_tally",
     "sweep",
     "sweep_engine",
