@@ -13,7 +13,8 @@ memory and its live demos), ``traces``, ``findings`` and ``supplement`` (the
 c0 findings), ``evaluation`` and ``plots`` (compare and regression),
 ``separation`` (filtering and ranking taken apart), ``regression`` (the
 baseline check), ``agents`` (the agent-config notebook), ``sweeps`` and
-``capacity`` (the sweep and Dream capacity notebooks). Every function is
+``capacity`` (the sweep and Dream capacity notebooks), ``judging`` (the judging
+widget and judging health). Every function is
 reachable from tests; the notebooks hold no logic of their own.
 """
 
@@ -67,6 +68,12 @@ from memlab.workbench.findings import (
     prepare_dataset,
     session_ages,
 )
+from memlab.workbench.judging import (
+    JudgeWidget,
+    judge_widget,
+    judging_folder,
+    judging_health_panel,
+)
 from memlab.workbench.live import (
     access_boost_demo,
     degradation,
@@ -111,6 +118,7 @@ from memlab.workbench.traces import keywords, stage_plot, trace
 
 __all__ = [
     "Demo",
+    "JudgeWidget",
     "Panel",
     "Plot",
     "access_boost_demo",
@@ -149,6 +157,9 @@ __all__ = [
     "half_life_by_age",
     "half_life_plot",
     "heatmap",
+    "judge_widget",
+    "judging_folder",
+    "judging_health_panel",
     "keywords",
     "lambda_plot",
     "live_search",
