@@ -28,9 +28,11 @@ data comes from; importers keep the source's licence and origin), ``as_of``
 ``"default"`` in ``qrels.tsv``; otherwise the first entry is the default level),
 ``import`` (free-form provenance written by importers: options, counts, notes),
 and in format 2 ``index`` = ``{"tokenizer": "unicode61" | "porter" | "trigram",
-"max_bytes", "overlap_chars"}`` (the index options the dataset is evaluated with
-by default; ``--tokenizer``, ``--chunk-bytes``, ``--chunk-overlap`` override
-them) and ``timeline`` = ``{"dream": true | false}`` (session ends run Dream
+"max_bytes", "overlap_chars", "by_tag"?}`` (the index options the dataset is
+evaluated with by default; ``--tokenizer``, ``--chunk-bytes``, ``--chunk-overlap``
+override them; ``by_tag`` = ``{TAG: {option: value}}`` gives the queries with
+that tag their own index, e.g. ``{"trigram": {"tokenizer": "trigram"}}``, and an
+explicit tokenizer applies to every query instead) and ``timeline`` = ``{"dream": true | false}`` (session ends run Dream
 during replay; default false; the evaluation may override it). Unknown keys are
 errors (so "license" is caught), and format-2 keys in a format-1 manifest too.
 

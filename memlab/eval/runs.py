@@ -82,9 +82,12 @@ def run_label(name: str, config: SearchConfig) -> str:
     merge`` (a peer's merge under c0's candidates and filters), ``grok-2026-08 hybrid``.
 
     The first word is the run's profile (``ranker@profile``; c0 otherwise): its
-    candidates, decay and ``min_score`` apply, whatever the merge."""
-    other = name.partition("@")[2]
+    candidates, decay and ``min_score`` apply, whatever the merge. A run read from a
+    file (``NAME=FILE``) is described by its own configuration."""
+    ranker, _, other = name.partition("@")
     base = other if other and other != DEFAULT_PROFILE else "c0"
+    if ranker not in RANKERS:
+        base = f"{name}'s own configuration"  # NAME=FILE: whatever the file says
     if config.strategy != "grok":
         return f"{base} + {config.strategy} merge"
     text = f"{base} {'hybrid' if config.vectors else 'FTS-only'}"
