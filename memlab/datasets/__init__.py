@@ -32,8 +32,9 @@ and in format 2 ``index`` = ``{"tokenizer": "unicode61" | "porter" | "trigram",
 evaluated with by default; ``--tokenizer``, ``--chunk-bytes``, ``--chunk-overlap``
 override them; ``by_tag`` = ``{TAG: {option: value}}`` gives the queries with
 that tag their own index, e.g. ``{"trigram": {"tokenizer": "trigram"}}``, and an
-explicit tokenizer applies to every query instead) and ``timeline`` = ``{"dream": true | false}`` (session ends run Dream
-during replay; default false; the evaluation may override it). Unknown keys are
+explicit tokenizer applies to every query instead) and ``timeline`` =
+``{"dream": true | false}`` (session ends run Dream during replay; default false;
+the evaluation may override it). Unknown keys are
 errors (so "license" is caught), and format-2 keys in a format-1 manifest too.
 
 Rules:

@@ -126,6 +126,21 @@ def comparison_pairs(runs: Sequence[str]) -> list[tuple[str, str]]:
     return pairs
 
 
+POWER_COLUMNS = [
+    "view",
+    "run",
+    "reference",
+    "measure",
+    "n",
+    "delta",
+    "sd of differences",
+    "tied",
+    "MDE analytic",
+    "MDE bootstrap",
+    "power at MDE (bootstrap)",
+]
+
+
 def power_table(
     perquery: pd.DataFrame,
     pairs: Sequence[tuple[str, str]],
@@ -137,7 +152,7 @@ def power_table(
     """Per view and (run, reference) pair: the paired differences of ``measure``, their
     spread, the minimum detectable difference at 80 % power (α 0.05; analytic and by
     bootstrap) and the bootstrap power at the analytic minimum."""
-    rows = []
+    rows: list[dict[str, object]] = []
     part = perquery[perquery["measure"] == measure]
     for view, frame in part.groupby("view", sort=False):
         wide = frame.pivot_table(index="query_id", columns="run", values="value")
@@ -164,4 +179,4 @@ def power_table(
                     ),
                 }
             )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=POWER_COLUMNS)

@@ -131,6 +131,8 @@ def changes_section(sep: Separation) -> str:
 
 def power_section(sep: Separation) -> str:
     p = sep.power
+    if p.empty:
+        return ""
     head = (
         f"Power: the smallest {sep.measure} difference each comparison detects with "
         f"{POWER:.0%} probability (paired t-test, α 0.05; analytic from the differences' sd, "
