@@ -1,5 +1,6 @@
 """The README's "What the first comparison shows" and the filters' findings of its
-Evaluation section, computed on the shipped dataset under c0.
+Evaluation section (and the regression notebook's word on power), computed on the
+shipped dataset under c0.
 
 Each test quotes the README (``claim``) and computes what it says from a real
 comparison: every query replayed at its own time with Dream on the timeline,
@@ -18,6 +19,7 @@ from memlab.eval.prepare import prepare_dataset
 from memlab.eval.separation import END_TO_END, RANKING_ONLY, Separation, separate
 from memlab.eval.separation_text import separation_text
 from tests.test_teaching import claim
+from tests.workbench.test_notebook_claims import says
 
 RUNS = ["fts", "hybrid", "mmr", "rrf", "openclaw", "basic-memory"]
 
@@ -131,6 +133,12 @@ def test_the_peers_comparisons_are_the_least_sensitive(sep: Separation) -> None:
     assert (round(peers["mde"].min(), 3), round(peers["mde"].max(), 3)) == (0.029, 0.039)
     c0 = p[p["run"].isin(["hybrid", "mmr"])]
     assert round(c0["mde"].max(), 3) <= 0.013 < peers["mde"].min()
+    says("regression", "runs that rank much like their reference (a re-ranker on top of")
+    says("regression", "hybrid) can be told apart by less than runs that disagree on many")
+    mde = p.set_index(["view", "run", "reference"])["mde"]
+    for view in (END_TO_END, RANKING_ONLY):
+        assert mde[(view, "mmr", "hybrid")] < mde[(view, "rrf", "hybrid")]
+        assert mde[(view, "mmr", "hybrid")] < mde[(view, "openclaw", "hybrid")]
 
 
 def test_the_printed_separation_says_which_index_and_why_degraded(sep: Separation) -> None:

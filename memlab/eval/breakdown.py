@@ -137,7 +137,7 @@ POWER_COLUMNS = [
     "tied",
     "MDE analytic",
     "MDE bootstrap",
-    "power at MDE (bootstrap)",
+    "bootstrap power at analytic MDE",
 ]
 
 
@@ -174,7 +174,7 @@ def power_table(
                     "tied": int(np.sum(np.abs(d) <= 1e-9)),
                     "MDE analytic": mde,
                     "MDE bootstrap": pw.bootstrap_mde(d, n_resamples=n_resamples, seed=seed),
-                    "power at MDE (bootstrap)": pw.bootstrap_power(
+                    "bootstrap power at analytic MDE": pw.bootstrap_power(
                         d, mde, n_resamples=n_resamples, seed=seed
                     ),
                 }

@@ -148,7 +148,7 @@ def power_section(sep: Separation) -> str:
         "delta",
         "MDE analytic",
         "MDE bootstrap",
-        "power at MDE (bootstrap)",
+        "bootstrap power at analytic MDE",
     ]
     worst = max(p["MDE analytic"].max(), p["MDE bootstrap"].max()) if len(p) else float("nan")
     tail = f"  largest minimum detectable difference: {worst:.3f}"

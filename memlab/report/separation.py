@@ -1,6 +1,8 @@
 """What the report's summary quotes from a notebook's separation files (``power.csv``,
-``reachability_summary.csv``; ``memlab.eval.separation``): the largest minimum
-detectable difference over the comparisons, and each run's reachability ceiling."""
+``reachability_summary.csv``; ``memlab.eval.separation``): the range of the minimum
+detectable differences over the comparisons (the most and the least sensitive one: a
+comparison of rankers that disagree on many queries detects less), and the first
+run's reachability ceiling."""
 
 from __future__ import annotations
 
@@ -18,11 +20,12 @@ def separation_notes(out_dir: Path, key: str) -> list[str]:
         with power.open(encoding="utf-8") as fh:
             rows = list(csv.DictReader(fh))
         if rows:
-            worst = max(rows, key=_mde)
+            rows.sort(key=_mde)
+            best, worst = rows[0], rows[-1]
             notes.append(
-                f"{key}: the smallest {worst['measure']} difference detectable at 80% power is "
-                f"at most {_mde(worst):.3f} over {len(rows)} comparisons (largest: "
-                f"{worst['run']} vs {worst['reference']}, {worst['view']}; {power.name})"
+                f"{key}: the smallest {worst['measure']} difference detectable at 80% power "
+                f"ranges from {_mde(best):.3f} ({_pair(best)}) to {_mde(worst):.3f} "
+                f"({_pair(worst)}) over {len(rows)} comparisons ({power.name})"
             )
     reach = out_dir / FILES["summary"]
     if reach.is_file():
@@ -35,6 +38,10 @@ def separation_notes(out_dir: Path, key: str) -> list[str]:
                 f"({first['filters']}); {first['answer gone']} answers gone at their time"
             )
     return notes
+
+
+def _pair(row: dict[str, str]) -> str:
+    return f"{row['run']} vs {row['reference']}, {row['view']}"
 
 
 def _mde(row: dict[str, str]) -> float:

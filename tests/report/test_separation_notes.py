@@ -10,7 +10,7 @@ from memlab.eval.separation import FILES
 from memlab.report.separation import separation_notes
 
 
-def test_notes_quote_the_largest_minimum_and_the_ceiling(tmp_path: Path) -> None:
+def test_notes_quote_the_range_of_minimums_and_the_ceiling(tmp_path: Path) -> None:
     assert separation_notes(tmp_path, "regression/x") == []  # no separation written
     pd.DataFrame(
         [
@@ -45,7 +45,7 @@ def test_notes_quote_the_largest_minimum_and_the_ceiling(tmp_path: Path) -> None
         ]
     ).to_csv(tmp_path / FILES["summary"], index=False)
     power, reach = separation_notes(tmp_path, "regression/x")
-    assert "at most 0.031 over 2 comparisons" in power
-    assert "rrf vs hybrid, ranking only" in power
+    assert "ranges from 0.012 (hybrid vs fts, end to end)" in power
+    assert "to 0.031 (rrf vs hybrid, ranking only) over 2 comparisons" in power
     assert reach.startswith("regression/x: 7 of 10 judged queries (70.0%) reachable under fts")
     assert "2 answers gone" in reach
