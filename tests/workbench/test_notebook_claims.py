@@ -12,6 +12,9 @@ from pathlib import Path
 import pytest
 
 import memlab.workbench as wb
+from memlab.eval.breakdown import age_bucket
+from memlab.eval.separation import END_TO_END, RANKING_ONLY, Separation
+from memlab.store.layout import is_evergreen
 from memlab.sweep import Sweep
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
@@ -48,17 +51,42 @@ def test_the_half_life_trades_young_answers_against_old_ones(engine: Sweep) -> N
     assert best not in (1.0, "off")
 
 
-def test_few_hits_left_for_mmr_end_to_end() -> None:
+@pytest.fixture(scope="module")
+def first() -> Separation:
+    """The first comparison of the README: fts, hybrid and mmr under c0."""
+    return wb.separate(wb.run_compare("agent-memory", ["fts", "hybrid", "mmr"]))
+
+
+def test_few_hits_left_for_mmr_end_to_end(first: Separation) -> None:
     says("sweep", "End to end under c0, decay and `min_score` leave few")
     says("compare", "end to end, decay and `min_score` often leave too few hits for a re-ranker")
     says("compare", "a ranker whose gain shows only ranking only (MMR on near-duplicates)")
-    exp = wb.run_compare("agent-memory", ["hybrid", "mmr"])
-    sep = wb.separate(exp)
-    changes = sep.changes.groupby("view")["changed"].sum()
+    sep = first
+    mmr = sep.changes[sep.changes["run"] == "mmr"]
+    changes = mmr.groupby("view")["changed"].sum()
     assert changes["end to end"] * 5 < changes["ranking only"]
     dup = sep.category_table("NRAll@10").loc["duplicates"]
     assert dup[("end to end", "mmr")] == dup[("end to end", "hybrid")]
     assert dup[("ranking only", "mmr")] > dup[("ranking only", "hybrid")]
+
+
+def test_end_to_end_answers_days_to_weeks_old_score_lowest(first: Separation) -> None:
+    says("compare", "end, answers one day to a few weeks old score lowest, because the session")
+    says("compare", "notes that hold them decay below `min_score`; every reachable answer older")
+    says("compare", "than 30 days lives in evergreen memory (a `MEMORY.md`, where the user")
+    says("compare", "Ranking only, the answers 7–30 days old are found far more often.")
+    table = first.age_table()
+    for run in first.runs:
+        e2e, only = table[(END_TO_END, run)], table[(RANKING_ONLY, run)]
+        for middle in ("1–7 d", "7–30 d"):
+            assert e2e[middle] < e2e["≤ 1 d"] and e2e[middle] < e2e["30–180 d"]
+        assert only["7–30 d"] > e2e["7–30 d"] + 0.1
+    reach = first.reachability
+    reach = reach[(reach["run"] == first.runs[0]) & reach["reachable"]]
+    old = reach[[age_bucket(a) == "30–180 d" for a in reach["answer_age_days"]]]
+    assert len(old) and all(is_evergreen(s) for s in old["source"])
+    young = reach[[age_bucket(a) == "1–7 d" for a in reach["answer_age_days"]]]
+    assert not all(is_evergreen(s) for s in young["source"])  # sessions there
 
 
 def test_a_peer_merge_passes_min_score_more_often() -> None:
