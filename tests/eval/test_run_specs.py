@@ -9,7 +9,7 @@ import pytest
 
 from memlab.config import SearchConfig, profile
 from memlab.errors import ConfigError
-from memlab.eval.runs import RANKERS, parse_run_specs
+from memlab.eval.runs import RANKERS, parse_run_specs, run_label
 
 
 def test_names_profiles_and_files(tmp_path: Path) -> None:
@@ -63,3 +63,22 @@ def test_a_run_file_holds_ranking_settings_only(tmp_path: Path) -> None:
     typo.write_text("half_lif_days: 3\n")
     with pytest.raises(ConfigError, match="did you mean 'half_life_days'"):
         parse_run_specs(f"typo={typo}")
+
+
+def test_labels_say_whose_filters_a_run_ranks_under(tmp_path: Path) -> None:
+    tuned = tmp_path / "tuned.yaml"
+    tuned.write_text("strategy: rrf\n")
+    specs = "fts,hybrid,mmr,rrf,openclaw,basic-memory,hybrid@grok-2026-08,mmr@grok-c0"
+    runs = parse_run_specs(f"{specs},mine={tuned}")
+    labels = {name: run_label(name, run.config) for name, run in runs.items()}
+    assert labels == {
+        "fts": "c0 FTS-only",
+        "hybrid": "c0 hybrid",
+        "mmr": "c0 hybrid + MMR λ 0.7",
+        "rrf": "c0 + rrf merge",
+        "openclaw": "c0 + openclaw merge",
+        "basic-memory": "c0 + basic-memory merge",
+        "hybrid@grok-2026-08": "grok-2026-08 hybrid + MMR λ 0.7",  # the profile ships MMR on
+        "mmr@grok-c0": "c0 hybrid + MMR λ 0.7",
+        "mine": "mine's own configuration + rrf merge",
+    }
