@@ -150,3 +150,16 @@ def test_the_printed_separation_says_which_index_and_why_degraded(sep: Separatio
     )
     assert degraded > 0 and f"{degraded:>4}  the trigram tokenizer never matches" in text
     assert "largest minimum detectable difference" in text
+    for head in (  # every section, with the nugget measures for the shipped dataset
+        "Reachability:",
+        "Ranking only:",
+        "nDCG@10 by answer age",
+        "nDCG@10 by category",
+        "alpha-nDCG@10 by category",
+        "NRAll@10 by category",
+        "Rankings changed:",
+        "Power:",
+        "min_score sweep",
+        "c0 + rrf merge",
+    ):
+        assert head in text, head
