@@ -171,7 +171,7 @@ def prepared_from(args: argparse.Namespace) -> Prepared:
 
 def _run(args: argparse.Namespace, runs: Mapping[str, SearchConfig | Run]) -> int:
     if getattr(args, "protocol", None):
-        return run_protocol_command(args, runs)
+        return run_protocol_command(args, runs, selected_dataset(args), dream_config(args))
     from memlab.eval.experiment import run_experiment, summary_text
 
     measures = [m.strip() for m in args.measures.split(",") if m.strip()]

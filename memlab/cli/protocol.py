@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 
     import pandas as pd
 
-    from memlab.config import SearchConfig
+    from memlab.config import DreamConfig, SearchConfig
+    from memlab.datasets import Dataset
     from memlab.eval.protocols import ProtocolResult, References
     from memlab.eval.runs import Run
 
@@ -56,10 +57,16 @@ def use_protocol_profile(args: argparse.Namespace) -> None:
         args.profile = STANDARD_IR
 
 
-def run_protocol_command(args: argparse.Namespace, runs: Mapping[str, SearchConfig | Run]) -> int:
+def run_protocol_command(
+    args: argparse.Namespace,
+    runs: Mapping[str, SearchConfig | Run],
+    dataset: Dataset,
+    dream: DreamConfig,
+) -> int:
+    """Run ``runs`` on ``dataset`` (as the command line selected it) under ``--protocol``;
+    ``dream``: the Dream settings of the replay."""
     from pathlib import Path
 
-    from memlab.cli.evaluate import dream_config, selected_dataset
     from memlab.eval.protocols import (
         get_protocol,
         load_references,
@@ -72,7 +79,7 @@ def run_protocol_command(args: argparse.Namespace, runs: Mapping[str, SearchConf
 
     protocol = get_protocol(args.protocol)
     prepared = prepare_protocol(
-        selected_dataset(args),
+        dataset,
         protocol,
         level=args.level,
         profile_name=args.profile,
@@ -83,7 +90,7 @@ def run_protocol_command(args: argparse.Namespace, runs: Mapping[str, SearchConf
         chunk_overlap=args.chunk_overlap,
         chunking=args.chunking,
         dream=None if args.dream is None else args.dream == "on",
-        dream_config=dream_config(args),
+        dream_config=dream,
         work_dir=args.work,
         progress=not args.quiet,
     )

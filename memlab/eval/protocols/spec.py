@@ -124,7 +124,7 @@ def check_dataset(protocol: Protocol, dataset: Dataset) -> str:
     the protocol does not apply to is a ConfigError that says what to do."""
     kind = dataset.import_info.get("kind")
     if kind != protocol.kind:
-        what = f"imported from {kind!r}" if kind else "not an imported dataset"
+        what = f"made by {kind!r}" if kind else "not an imported dataset"
         raise ConfigError(
             f"--protocol {protocol.name} evaluates datasets made by `memlab dataset import "
             f"{protocol.kind} SRC DEST`; {dataset.name} is {what}"

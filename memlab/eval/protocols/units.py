@@ -103,12 +103,7 @@ def unit_qrels(space: UnitSpace, protocol: Protocol) -> dict[str, dict[str, int]
         sessions: set[str] | None = None  # evidence files (None: no rule applies)
         if space.unit == TURN and session_level is not None and session_level in levels:
             sessions = _relevant_paths(levels[session_level].get(q.query_id, {}))
-        if (
-            space.unit == SESSION
-            and space.roles
-            and turn_level is not None
-            and turn_level in levels
-        ):
+        if space.unit == SESSION and turn_level is not None and turn_level in levels:
             sessions = {
                 parse_target(t).path or ""
                 for t, g in levels[turn_level].get(q.query_id, {}).items()
