@@ -212,14 +212,14 @@ def _run(args: argparse.Namespace, runs: Mapping[str, SearchConfig | Run]) -> in
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    use_protocol_profile(args)
+    use_protocol_profile(args, ",".join(DEFAULT_MEASURES))
     return _run(args, {"config": base_config(args)})
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
     from memlab.eval.runs import parse_run_specs
 
-    use_protocol_profile(args)
+    use_protocol_profile(args, ",".join(DEFAULT_MEASURES))
     # under --protocol a run file without a profile starts from the protocol's profile
     name = args.profile if args.protocol and args.profile else DEFAULT_PROFILE
     return _run(args, parse_run_specs(args.runs, base=base_config(args), profile_name=name))

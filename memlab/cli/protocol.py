@@ -47,11 +47,18 @@ def add_protocol_args(p: argparse.ArgumentParser) -> None:
     )
 
 
-def use_protocol_profile(args: argparse.Namespace) -> None:
-    """Under ``--protocol``, the ``standard-ir`` profile unless one is chosen."""
+def use_protocol_profile(args: argparse.Namespace, default_measures: str) -> None:
+    """Under ``--protocol``, the ``standard-ir`` profile unless one is chosen; options
+    the protocol decides (``--unit``, ``--measures``) are refused."""
     if getattr(args, "published", None) and not getattr(args, "protocol", None):
         raise ConfigError("--published needs --protocol (the references are a paper's numbers)")
-    if not getattr(args, "protocol", None) or args.profile:
+    if not getattr(args, "protocol", None):
+        return
+    if args.unit != "chunk":
+        raise ConfigError(f"--unit: --protocol {args.protocol} ranks the paper's unit (--level)")
+    if args.measures != default_measures:
+        raise ConfigError(f"--measures: --protocol {args.protocol} reports the paper's measures")
+    if args.profile:
         return
     if not read_config_file(getattr(args, "config", None), "search").get("profile"):
         args.profile = STANDARD_IR

@@ -89,6 +89,8 @@ def test_eval_with_a_protocol_and_index_options(
     ("extra", "refs", "fragment"),
     [
         ([], None, "--published needs --protocol"),
+        (["--protocol", "locomo", "--unit", "file"], None, "--unit"),
+        (["--protocol", "locomo", "--measures", "RR"], None, "--measures"),
         (["--protocol", "beir"], None, "memlab dataset import beir SRC DEST"),
         (["--protocol", "locomo", "--level", "default"], None, "judgement level 'default'"),
         (["--protocol", "locomo", "--chunking", "pages"], None, "--chunking"),

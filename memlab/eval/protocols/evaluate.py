@@ -36,8 +36,9 @@ from memlab.eval.protocols.units import (
     question_set,
     unit_qrels,
 )
-from memlab.eval.runs import Run, RunResult, needed_limit, run_config
+from memlab.eval.runs import Run, RunResult, needed_limit, run_of
 from memlab.search.candidates_batch import CandidateBatch
+from memlab.search.ranking import RankedBatch, rank_batch
 
 
 @dataclass
@@ -157,19 +158,26 @@ def _rank(
             memory=memory,
             keywords=keywords,
         )
-        spans = chunk_spans(timeline.batch)
+        batch = timeline.batch
         for name, spec in specs.items():
-            result = run_config(name, timeline.batch, spec.config, timeline.query_now)
-            results[name] = result
+            ranked = rank_batch(batch, spec.config, timeline.query_now)
+            results[name] = run_of(name, ranked)
             rankings[name] = {
-                qid: space.unit_ranking(group[qid], (spans[qid][c] for c in ids), drop=own.get(qid))
-                for qid, ids in result.rankings.items()
+                qid: space.unit_ranking(group[qid], _hit_spans(ranked, q), drop=own.get(qid))
+                for q, qid in enumerate(batch.query_ids)
             }
     return {n: results[n] for n in runs}, {n: rankings[n] for n in runs}
 
 
+def _hit_spans(ranked: RankedBatch, q: int) -> list[Span]:
+    """The spans of query ``q``'s hits, best first."""
+    b = ranked.batch
+    return [(str(b.path[i]), int(b.start_line[i]), int(b.end_line[i])) for i in ranked.hits(q)]
+
+
 def chunk_spans(batch: CandidateBatch) -> dict[str, dict[str, Span]]:
-    """Query id -> chunk id -> (path, first line, last line) of its candidates."""
+    """Query id -> chunk id -> (path, first line, last line) of its candidates (to read
+    a run's chunk rankings as spans)."""
     out: dict[str, dict[str, Span]] = {}
     for q, qid in enumerate(batch.query_ids):
         rows = range(int(batch.offsets[q]), int(batch.offsets[q + 1]))
