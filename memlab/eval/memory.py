@@ -2,11 +2,11 @@
 
 A ``Memory`` is everything that changes which chunks exist at a query's time
 (not how they are ranked): the ``IndexConfig`` (tokenizer, chunk size and
-overlap) and the Dream settings applied at each session end of the replay
-(``None``: Dream off). Runs that share a ``Memory`` share one replay; runs
-whose memory differs get their own. ``memory_for`` applies the precedence:
-explicit options, then the dataset manifest's ``index`` / ``timeline``, then
-c0's defaults.
+overlap, chunking mode and indexed roles) and the Dream settings applied at each
+session end of the replay (``None``: Dream off). Runs that share a ``Memory``
+share one replay; runs whose memory differs get their own. ``memory_for``
+applies the precedence: explicit options, then the dataset manifest's ``index``
+/ ``timeline``, then c0's defaults.
 
 Per-tag index options (manifest ``index.by_tag``, e.g. ``{"trigram":
 {"tokenizer": "trigram"}}``): the queries carrying such a tag are gathered
@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from memlab.config import ChunkingConfig, DreamConfig, IndexConfig, to_dict
+from memlab.config import ChunkingConfig, DreamConfig, IndexConfig, parse_roles, to_dict
 from memlab.datasets import Dataset, Query
 
 
@@ -57,7 +57,8 @@ class Memory:
 
     def label(self) -> str:
         """A short description: ``unicode61 1600/320 (tag 'trigram': trigram 1600/320),
-        Dream 4 h / 3 sessions, MEMORY.md as 'dream'``."""
+        Dream 4 h / 3 sessions, MEMORY.md as 'dream'`` (``unicode61 one chunk per
+        record, roles user, …`` in memlab's chunking modes)."""
         text = _index_label(self.index)
         if self.by_tag:
             text += " (" + "; ".join(f"tag '{t}': {_index_label(ix)}" for t, ix in self.by_tag)
@@ -77,7 +78,9 @@ class Memory:
 
 def _index_label(index: IndexConfig) -> str:
     c = index.chunking
-    return f"{index.tokenizer} {c.max_bytes}/{c.overlap_chars}"
+    size = f"{c.max_bytes}/{c.overlap_chars}"
+    text = f"{index.tokenizer} " + (size if c.mode == "c0" else f"one chunk per {c.mode}")
+    return text + (f", roles {','.join(c.roles)}" if c.roles else "")
 
 
 def memory_for(
@@ -86,39 +89,55 @@ def memory_for(
     tokenizer: str | None = None,
     chunk_bytes: int | None = None,
     chunk_overlap: int | None = None,
+    chunking: str | None = None,
+    roles: str | tuple[str, ...] | None = None,
     index: IndexConfig | None = None,
     dream: bool | None = None,
     dream_config: DreamConfig | None = None,
 ) -> Memory:
     """The memory to evaluate ``dataset`` on: explicit options, else the manifest's defaults.
 
+    ``chunking`` is the chunking mode (``c0``, ``record``, ``file``) and ``roles`` the
+    indexed roles (``"user"``, ``("user", "assistant")``, ``"all"``)
+    (``ChunkingConfig``).
+
     ``index`` replaces the whole index configuration (the other index options
     then refine it); ``dream`` None follows the manifest's ``timeline.dream``;
     ``dream_config`` (default: c0's) gives the gates and the memory source. The
-    manifest's per-tag options (``index.by_tag``) refine the resolved index for
-    their queries, unless ``tokenizer`` or ``index`` is given.
+    manifest's per-tag options (``index.by_tag``) refine the manifest's index for
+    their queries, and the explicit options apply on top of them; an explicit
+    ``tokenizer`` or ``index`` drops them (every query then uses that index).
     """
     defaults = dataset.index
     base = index or _refined(IndexConfig(), defaults)
-    chunking = ChunkingConfig(
-        chunk_bytes if chunk_bytes is not None else base.chunking.max_bytes,
-        chunk_overlap if chunk_overlap is not None else base.chunking.overlap_chars,
-    )
-    config = replace(base, tokenizer=tokenizer or base.tokenizer, chunking=chunking)
+
+    def explicit(ix: IndexConfig) -> IndexConfig:
+        c = ix.chunking
+        sizes = ChunkingConfig(
+            chunk_bytes if chunk_bytes is not None else c.max_bytes,
+            chunk_overlap if chunk_overlap is not None else c.overlap_chars,
+            chunking if chunking is not None else c.mode,
+            parse_roles(roles) if roles is not None else c.roles,
+        )
+        return replace(ix, tokenizer=tokenizer or ix.tokenizer, chunking=sizes)
+
     by_tag: tuple[tuple[str, IndexConfig], ...] = ()
     if tokenizer is None and index is None:
         tags = defaults.get("by_tag") or {}
-        by_tag = tuple((str(t), _refined(config, options)) for t, options in tags.items())
+        by_tag = tuple((str(t), explicit(_refined(base, opts))) for t, opts in tags.items())
     on = dataset.dream_default if dream is None else dream
-    return Memory(config, (dream_config or DreamConfig()) if on else None, by_tag)
+    return Memory(explicit(base), (dream_config or DreamConfig()) if on else None, by_tag)
 
 
 def _refined(index: IndexConfig, options: Mapping[str, Any]) -> IndexConfig:
     """``index`` with the manifest-style options given (``tokenizer``, ``max_bytes``,
-    ``overlap_chars``)."""
+    ``overlap_chars``, ``chunking``, ``roles``)."""
+    c = index.chunking
     chunking = ChunkingConfig(
-        int(options.get("max_bytes", index.chunking.max_bytes)),
-        int(options.get("overlap_chars", index.chunking.overlap_chars)),
+        int(options.get("max_bytes", c.max_bytes)),
+        int(options.get("overlap_chars", c.overlap_chars)),
+        str(options.get("chunking", c.mode)),
+        tuple(options.get("roles", c.roles)),
     )
     return replace(
         index, tokenizer=str(options.get("tokenizer", index.tokenizer)), chunking=chunking

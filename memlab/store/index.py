@@ -24,13 +24,14 @@ from typing import Any
 from memlab.config import IndexConfig
 from memlab.safefs import printable_name, utf8_name
 from memlab.store import vectors
-from memlab.store.chunker import Chunk, chunk_markdown
+from memlab.store.chunker import Chunk
+from memlab.store.chunking import chunk_file
 from memlab.store.connection import Connection, open_connection
 from memlab.store.file_table import FileState, Signature, file_state, file_states, record_file
 from memlab.store.files import Skip, file_signature, filename_date, read_memory_file
 from memlab.store.guard import check_index_target
 from memlab.store.layout import MemoryLayout
-from memlab.store.schema import get_meta, migrate
+from memlab.store.schema import check_chunking, get_meta, migrate
 
 log = logging.getLogger("memlab")
 Clock = Callable[[], float]
@@ -108,6 +109,7 @@ class MemoryIndex:
         conn = open_connection(target)
         try:
             chosen = migrate(conn.conn, tokenizer, str(target))
+            check_chunking(conn.conn, config.chunking, str(target))
         except Exception:
             conn.close()
             raise
@@ -174,9 +176,7 @@ class MemoryIndex:
         if isinstance(read, Skip):
             return self._skip(rel, read)
         source = source or self.layout.classify_source(rel)
-        chunks = chunk_markdown(
-            read.text, self.config.chunking.max_bytes, self.config.chunking.overlap_chars
-        )
+        chunks = chunk_file(read.text, self.config.chunking)
         created = (
             now if self.config.created_at_rule == "insert" else filename_date(rel, read.mtime_ns)
         )

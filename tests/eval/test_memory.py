@@ -94,6 +94,34 @@ def test_tag_options_refine_the_resolved_index(tagged: Path) -> None:
     )
 
 
+def test_tag_options_and_chunking_modes_coexist(tmp_path: Path) -> None:
+    tag = {"trigram": {"tokenizer": "trigram", "max_bytes": 900}}
+    ds = load_dataset(write_tagged(tmp_path / "modes", {"chunking": "file", "by_tag": tag}))
+    memory = memory_for(ds)
+    assert memory.index.chunking == ChunkingConfig(1600, 320, "file")
+    assert memory.by_tag == (
+        ("trigram", IndexConfig(tokenizer="trigram", chunking=ChunkingConfig(900, 320, "file"))),
+    )
+    # explicit options apply on top of the tag's (and win over them)
+    memory = memory_for(ds, chunking="record", roles="user", chunk_bytes=700)
+    record = ChunkingConfig(700, 320, "record", ("user",))
+    assert memory.index == IndexConfig(chunking=record)
+    assert memory.by_tag == (("trigram", IndexConfig(tokenizer="trigram", chunking=record)),)
+    label = memory.label()
+    assert label.startswith("unicode61 one chunk per record, roles user (tag 'trigram': trigram")
+    assert "trigram one chunk per record, roles user)" in label
+
+
+def test_bad_chunking_in_tag_options_is_reported(tmp_path: Path) -> None:
+    path = write_tagged(tmp_path / "bad", {"by_tag": BY_TAG})
+    manifest = json.loads((path / "manifest.json").read_text())
+    manifest["index"]["by_tag"] = {"trigram": {"chunking": "page", "roles": "user"}}
+    (path / "manifest.json").write_text(json.dumps(manifest))
+    text = validate_dataset(path).format()
+    assert "by_tag 'trigram': index chunking 'page' is unknown" in text
+    assert "by_tag 'trigram': index roles = 'user' is invalid" in text
+
+
 def test_split_and_for_query() -> None:
     plain, tri = IndexConfig(), IndexConfig(tokenizer="trigram")
     memory = Memory(plain, DreamConfig(), (("zh", tri),))
