@@ -149,14 +149,21 @@ class CandidateBatch:
         Reads each query's pairwise matrix, computed once for the whole batch on first
         use and kept flat (entry (i, j) of query q at ``base[q] + i·n_q + j``).
         """
-        if "jaccard_blocks" not in self._cache:
-            self._cache["jaccard_blocks"] = self._jaccard_blocks()
-        flat, base = self._cache["jaccard_blocks"]
+        flat, base = self.jaccard_blocks
         q = self.segment[rows_a]
         start = self.offsets[q]
         n = self.offsets[q + 1] - start
         values: FloatArray = flat[base[q] + (rows_a - start) * n + (rows_b - start)]
         return values
+
+    @property
+    def jaccard_blocks(self) -> tuple[FloatArray, IntArray]:
+        """Every query's pairwise snippet Jaccard matrix, flat, and where each starts
+        (computed once, on first use)."""
+        if "jaccard_blocks" not in self._cache:
+            self._cache["jaccard_blocks"] = self._jaccard_blocks()
+        blocks: tuple[FloatArray, IntArray] = self._cache["jaccard_blocks"]
+        return blocks
 
     def _jaccard_blocks(self) -> tuple[FloatArray, IntArray]:
         counts = np.diff(self.offsets)

@@ -1,10 +1,11 @@
-"""Measures for sweeps, vectorised over all queries at once.
+"""Measures, vectorised over all queries — and over many configurations — at once.
 
 ``memlab.eval.evaluate.evaluate_run`` (ranx) is the reference; it is correct but
 builds Python dictionaries per query, far too slow to call for thousands of
-configurations. Here every measure is a few numpy operations over the returned
-hits of all queries (their rows, query and 1-based rank), with each row's grade
-looked up once per candidate batch (``Judgements``). The definitions follow ranx
+configurations. Here every measure is a few numpy column operations over a dense
+table of returned hits (``Returned``: one line per query, or per query under each
+of many configurations; one column per rank), with each row's grade looked up
+once per candidate batch (``Judgements``). The definitions follow ranx
 (tests check equality on many random runs):
 
 * ``nDCG@k`` — Järvelin–Kekäläinen: ``Σ grade / log2(rank + 1)`` over the top k,
@@ -43,24 +44,49 @@ PairSimilarity = Callable[[IntArray, IntArray], FloatArray]
 
 @dataclass(frozen=True)
 class Returned:
-    """The hits of every query: candidate row, query index and 1-based rank, sorted by
-    query then rank (so per-query sums add up in rank order, as ranx does)."""
+    """The hits of many *cells* — a cell is one query, or one query under one of many
+    configurations — as a dense table: ``rows[c, j]`` is the candidate row at rank
+    ``j + 1`` of cell ``c`` (−1 past its last hit), ``query[c]`` the cell's query.
+    Measures are column operations over this table (no per-query sorting)."""
 
     rows: IntArray
-    seg: IntArray
-    rank: IntArray
-    n_queries: int
+    query: IntArray
 
     @classmethod
     def from_final_rank(cls, final_rank: IntArray, segment: IntArray, n: int) -> Returned:
-        rows = np.flatnonzero(final_rank > 0)
-        rows = rows[np.lexsort((final_rank[rows], segment[rows]))]
-        return cls(rows, segment[rows], final_rank[rows], n)
+        """One configuration's hits from ``RankedBatch.final_rank`` (1-based, 0 = not)."""
+        idx = np.flatnonzero(final_rank > 0)
+        width = int(final_rank.max()) if len(idx) else 0
+        rows = np.full((n, width), -1, dtype=np.int64)
+        rows[segment[idx], final_rank[idx] - 1] = idx
+        return cls(rows, np.arange(n, dtype=np.int64))
 
-    def count(self, weights: FloatArray | BoolArray | None = None) -> FloatArray:
-        """Per query: number of hits (or the sum of ``weights`` over its hits)."""
-        w = None if weights is None else np.asarray(weights, dtype=np.float64)
-        counts: FloatArray = np.bincount(self.seg, w, minlength=self.n_queries).astype(np.float64)
+    @classmethod
+    def from_hits(cls, rows: IntArray) -> Returned:
+        """Configurations × queries × k hits (``memlab.search.many.HitMatrix.rows``);
+        cell ``g · n_queries + q`` is query q under configuration g."""
+        n_configs, n_q, k = rows.shape
+        return cls(rows.reshape(n_configs * n_q, k), np.tile(np.arange(n_q), n_configs))
+
+    @property
+    def n_cells(self) -> int:
+        return len(self.query)
+
+    @property
+    def hit(self) -> BoolArray:
+        found: BoolArray = self.rows >= 0
+        return found
+
+    def take(self, values: np.ndarray, k: int | None = None) -> np.ndarray:
+        """Per-row ``values`` at each hit of the top ``k`` columns (0 / False past the end)."""
+        rows = self.rows if k is None else self.rows[:, :k]
+        taken: np.ndarray = np.where(rows >= 0, values[np.maximum(rows, 0)], 0)
+        return taken
+
+    def count(self, k: int | None = None) -> FloatArray:
+        """Hits of each cell within the top ``k``."""
+        rows = self.rows if k is None else self.rows[:, :k]
+        counts: FloatArray = (rows >= 0).sum(axis=1).astype(np.float64)
         return counts
 
 
@@ -83,87 +109,88 @@ def compute(
     similarity: PairSimilarity | None = None,
     budget: int = DEFAULT_TOKEN_BUDGET,
 ) -> dict[str, FloatArray]:
-    """Per-query values (NaN = not scored) of every measure in ``measures``."""
+    """Per-cell values (NaN = not scored) of every measure in ``measures``."""
     out: dict[str, FloatArray] = {}
+    relevant = hits.take(judgements.grade > 0).astype(bool)  # cells × k, shared
+    judged = judgements.judged[hits.query]
     for name in measures:
         if name in AGENT_MEASURES:
-            out[name] = _agent(name, hits, judgements, similarity, budget)
+            out[name] = _agent(name, hits, judgements, relevant, similarity, budget)
         else:
             m = parse_measure(name)
             if m.nugget:
                 out[name] = _nuggets(m.family, hits, judgements, m.cutoff or 10)
                 continue
-            values = _IR[m.family](hits, judgements, m.cutoff)
-            out[name] = np.where(judgements.judged, values, np.nan)
+            values = _IR[m.family](hits, judgements, relevant, m.cutoff)
+            out[name] = np.where(judged, values, np.nan)
     return out
 
 
 def _nuggets(family: str, hits: Returned, j: Judgements, k: int) -> FloatArray:
     """alpha-nDCG@k, NR@k, NRAll@k (``memlab.eval.novelty``); NaN without nuggets."""
     if j.nuggets is None:
-        return np.full(hits.n_queries, np.nan)
-    return nugget_measure(family, j.nuggets, hits.rows, hits.seg, hits.rank, hits.n_queries, k)
+        return np.full(hits.n_cells, np.nan)
+    cell, col = np.nonzero(hits.hit)
+    rows = hits.rows[cell, col]
+    return nugget_measure(
+        family, j.nuggets, rows, cell, col + 1, hits.n_cells, k, cells=hits.query
+    )
 
 
 # ------------------------------------------------------------------ IR measures
+# Each takes the hits, the judgements and the cells × k relevance table.
 
 
-def _top(hits: Returned, k: int | None) -> BoolArray:
-    within: BoolArray = np.ones(len(hits.rows), dtype=bool) if k is None else hits.rank <= k
-    return within
+def _discount(width: int) -> FloatArray:
+    discount: FloatArray = 1.0 / np.log2(np.arange(1, width + 1) + 1.0)
+    return discount
 
 
-def _relevant_in_top(hits: Returned, j: Judgements, k: int | None) -> FloatArray:
-    return hits.count(_top(hits, k) & (j.grade[hits.rows] > 0))
-
-
-def ndcg(hits: Returned, j: Judgements, k: int | None) -> FloatArray:
-    gain = np.where(_top(hits, k), j.grade[hits.rows] / np.log2(hits.rank + 1.0), 0.0)
-    ideal = j.idcg(k)
-    dcg = hits.count(gain)
+def ndcg(hits: Returned, j: Judgements, rel: BoolArray, k: int | None) -> FloatArray:
+    grade = hits.take(j.grade, k)
+    dcg = (grade * _discount(grade.shape[1])).sum(axis=1)
+    ideal = j.idcg(k)[hits.query]
     return np.where(ideal > 0, dcg / np.where(ideal > 0, ideal, 1.0), 0.0)
 
 
-def recall(hits: Returned, j: Judgements, k: int | None) -> FloatArray:
-    n = j.n_relevant
-    return np.where(n > 0, _relevant_in_top(hits, j, k) / np.maximum(n, 1.0), 0.0)
+def recall(hits: Returned, j: Judgements, rel: BoolArray, k: int | None) -> FloatArray:
+    n = j.n_relevant[hits.query]
+    return np.where(n > 0, rel[:, :k].sum(axis=1) / np.maximum(n, 1.0), 0.0)
 
 
-def precision(hits: Returned, j: Judgements, k: int | None) -> FloatArray:
-    rel = _relevant_in_top(hits, j, k)
+def precision(hits: Returned, j: Judgements, rel: BoolArray, k: int | None) -> FloatArray:
+    found = rel[:, :k].sum(axis=1).astype(np.float64)
     if k is None:  # P without a cutoff: over everything returned
-        return np.where(hits.count() > 0, rel / np.maximum(hits.count(), 1.0), 0.0)
-    return rel / k
+        n = hits.count()
+        return np.where(n > 0, found / np.maximum(n, 1.0), 0.0)
+    return found / k
 
 
-def reciprocal_rank(hits: Returned, j: Judgements, k: int | None) -> FloatArray:
-    first = _first_rank(hits, _top(hits, k) & (j.grade[hits.rows] > 0))
-    return np.where(np.isfinite(first), 1.0 / first, 0.0)
+def reciprocal_rank(hits: Returned, j: Judgements, rel: BoolArray, k: int | None) -> FloatArray:
+    top = rel[:, :k]
+    first = top.argmax(axis=1) + 1.0
+    return np.where(top.any(axis=1), 1.0 / first, 0.0)
 
 
-def success(hits: Returned, j: Judgements, k: int | None) -> FloatArray:
-    return (_relevant_in_top(hits, j, k) > 0).astype(np.float64)
+def success(hits: Returned, j: Judgements, rel: BoolArray, k: int | None) -> FloatArray:
+    return rel[:, :k].any(axis=1).astype(np.float64)
 
 
-def average_precision(hits: Returned, j: Judgements, k: int | None) -> FloatArray:
+def average_precision(hits: Returned, j: Judgements, rel: BoolArray, k: int | None) -> FloatArray:
     """Σ over relevant hits in the top k of (relevant hits up to its rank) / rank, / R."""
-    seg, rank = hits.seg, hits.rank
-    rel = (_top(hits, k) & (j.grade[hits.rows] > 0)).astype(np.float64)
-    cum = np.cumsum(rel)
-    starts = np.r_[0, np.flatnonzero(np.diff(seg)) + 1]
-    before = np.repeat(cum[starts] - rel[starts], np.diff(np.r_[starts, len(seg)]))
-    prec = np.where(rel > 0, (cum - before) / rank, 0.0)
-    total = np.bincount(seg, prec, minlength=hits.n_queries)
-    n = j.n_relevant
+    top = rel[:, :k].astype(np.float64)
+    ranks = np.arange(1, top.shape[1] + 1, dtype=np.float64)
+    total = np.where(top > 0, np.cumsum(top, axis=1) / ranks, 0.0).sum(axis=1)
+    n = j.n_relevant[hits.query]
     return np.where(n > 0, total / np.maximum(n, 1.0), 0.0)
 
 
-def judged_share(hits: Returned, j: Judgements, k: int | None) -> FloatArray:
-    judged = hits.count(_top(hits, k) & j.judged_doc[hits.rows])
+def judged_share(hits: Returned, j: Judgements, rel: BoolArray, k: int | None) -> FloatArray:
+    judged = hits.take(j.judged_doc, k).sum(axis=1)
     return judged / (k or 10)
 
 
-_IR: dict[str, Callable[[Returned, Judgements, int | None], FloatArray]] = {
+_IR: dict[str, Callable[[Returned, Judgements, BoolArray, int | None], FloatArray]] = {
     "nDCG": ndcg,
     "R": recall,
     "P": precision,
@@ -174,10 +201,9 @@ _IR: dict[str, Callable[[Returned, Judgements, int | None], FloatArray]] = {
 }
 
 
-def _first_rank(hits: Returned, mask: BoolArray) -> FloatArray:
-    first = np.full(hits.n_queries, np.inf)
-    np.minimum.at(first, hits.seg[mask], hits.rank[mask].astype(np.float64))
-    return first
+def _first(mask: BoolArray) -> FloatArray:
+    """1-based column of each cell's first True (inf where none)."""
+    return np.where(mask.any(axis=1), mask.argmax(axis=1) + 1.0, np.inf)
 
 
 # --------------------------------------------------------------- agent measures
@@ -187,49 +213,45 @@ def _agent(
     name: str,
     hits: Returned,
     j: Judgements,
+    relevant: BoolArray,
     similarity: PairSimilarity | None,
     budget: int,
 ) -> FloatArray:
-    n_hits = hits.count()
     if name == "Redundancy":
         if similarity is None:
             raise ValueError("Redundancy needs the candidates' pairwise similarity")
         return redundancy(hits, similarity)
     if name == "Stale":
-        return stale_above(hits, j)
+        return stale_above(hits, j, relevant)
+    abstention = j.abstention[hits.query]
     if name == "AbstainHits":
-        return np.where(j.abstention, n_hits, np.nan)
+        return np.where(abstention, hits.count(), np.nan)
     if name == "Abstained":
-        return np.where(j.abstention, (n_hits == 0).astype(np.float64), np.nan)
-    tokens = hits.count(j.tokens[hits.rows])
+        return np.where(abstention, (hits.count() == 0).astype(np.float64), np.nan)
+    tokens = hits.take(j.tokens).sum(axis=1)
     return tokens if name == "Tokens" else (tokens > budget).astype(np.float64)
 
 
 def redundancy(hits: Returned, similarity: PairSimilarity) -> FloatArray:
-    """Mean pairwise Jaccard of each query's returned snippets (NaN with < 2 hits)."""
-    seg, rows = hits.seg, hits.rows
-    counts = np.bincount(seg, minlength=hits.n_queries)
-    out = np.full(hits.n_queries, np.nan)
-    if not len(rows) or counts.max() < 2:
+    """Mean pairwise Jaccard of each cell's returned snippets (NaN with < 2 hits)."""
+    out = np.full(hits.n_cells, np.nan)
+    width = hits.rows.shape[1]
+    if width < 2:
         return out
-    starts = np.r_[0, np.cumsum(counts)[:-1]]
-    grid = np.full((hits.n_queries, int(counts.max())), -1, dtype=np.int64)
-    grid[seg, np.arange(len(rows)) - starts[seg]] = rows
-    ia, ib = np.triu_indices(grid.shape[1], 1)
-    a, b = grid[:, ia], grid[:, ib]
-    valid = (a >= 0) & (b >= 0)
-    q = np.nonzero(valid)[0]
-    sims = similarity(a[valid], b[valid])
-    pairs = np.bincount(q, minlength=hits.n_queries)
-    total = np.bincount(q, sims, minlength=hits.n_queries)
+    ia, ib = np.triu_indices(width, 1)
+    a, b = hits.rows[:, ia], hits.rows[:, ib]
+    valid = b >= 0  # columns fill from the left: b present → a present
+    sims = np.zeros(a.shape)
+    sims[valid] = similarity(a[valid], b[valid])
+    pairs = valid.sum(axis=1)
     has = pairs > 0
-    out[has] = total[has] / pairs[has]
+    out[has] = sims.sum(axis=1)[has] / pairs[has]
     return out
 
 
-def stale_above(hits: Returned, j: Judgements) -> FloatArray:
+def stale_above(hits: Returned, j: Judgements, relevant: BoolArray) -> FloatArray:
     """1 if a stale chunk ranks above every relevant one (or none relevant is returned)."""
-    first_stale = _first_rank(hits, j.stale[hits.rows])
-    first_good = _first_rank(hits, j.grade[hits.rows] > 0)
+    first_stale = _first(hits.take(j.stale).astype(bool))
+    first_good = _first(relevant)
     value = np.where(np.isfinite(first_stale) & (first_stale < first_good), 1.0, 0.0)
-    return np.where(j.has_stale, value, np.nan)
+    return np.where(j.has_stale[hits.query], value, np.nan)
