@@ -35,6 +35,7 @@ import numpy.typing as npt
 from memlab.arrays import BoolArray, FloatArray, IntArray
 from memlab.config import SearchConfig
 from memlab.search.candidates_batch import CandidateBatch
+from memlab.search.kernels import NO_MMR, Scores, mean_pair_similarity, select
 from memlab.search.mmr import clamp_lambda
 from memlab.search.ranking import select_stage
 from memlab.search.scoring import (
@@ -43,9 +44,10 @@ from memlab.search.scoring import (
     candidate_limit,
     decay_factor,
     get_strategy,
+    raw_score,
 )
 
-BLOCK_CELLS = 2_000_000  # configurations × rows per matrix block (≈ 16 MB per matrix)
+BLOCK_CELLS = 1000000  # configurations × rows per matrix block (≈ 16 MB per matrix)
 CACHE_ENTRIES = 64  # decays and signal sets kept per scorer
 
 
@@ -119,16 +121,18 @@ class BatchArrays:
 
 @dataclass(frozen=True)
 class HitMatrix:
-    """Hits of many configurations: ``rows[g, q, j]`` is the candidate row at rank j + 1
-    of query q under configuration g (−1 past the last hit), ``raw`` its raw score."""
+    """Hits of many configurations: ``rows[j, g, q]`` is the candidate row at rank j + 1
+    of query q under configuration g (−1 past the last hit), ``raw`` its raw score.
+    Ranks come first so that measures read whole ranks (``memlab.sweep.metrics``)."""
 
     rows: IntArray
     raw: FloatArray
 
-    @property
-    def display(self) -> FloatArray:
-        shown: FloatArray = np.clip(self.raw, 0.0, 1.0)
-        return shown
+    def of(self, g: int, q: int) -> tuple[IntArray, FloatArray]:
+        """Query q's hits under configuration g: candidate rows and raw scores, best first."""
+        rows = self.rows[:, g, q]
+        found = rows >= 0
+        return rows[found], self.raw[:, g, q][found]
 
 
 @dataclass(frozen=True)
@@ -149,6 +153,11 @@ def _key(config: SearchConfig) -> tuple[str, int, bool, bool]:
     )
 
 
+def _decay_key(config: SearchConfig) -> float:
+    half_life = config.effective_half_life()
+    return np.inf if half_life is None or half_life <= 0 else float(half_life)
+
+
 class ManyScorer:
     """Scores many configurations over one batch at given times (see the module doc)."""
 
@@ -160,6 +169,8 @@ class ManyScorer:
         )
         self._stages: dict[tuple[str, int, bool, bool], _Stage] = {}
         self._decays: dict[float | None, FloatArray] = {}
+        self._source_weights: dict[Any, list[float]] = {}
+        self._orders: dict[tuple[tuple[str, int, bool, bool], float | None], _Stage] = {}
         self._jaccard = (
             arrays.jaccard,
             arrays.jaccard_base,
@@ -167,47 +178,62 @@ class ManyScorer:
         )
 
     def rank(self, configs: Sequence[SearchConfig]) -> HitMatrix:
-        """Every query's hits under every configuration (configurations × queries × k,
+        """Every query's hits under every configuration (k × configurations × queries,
         k = the largest ``max_results``)."""
         k = max((c.max_results for c in configs), default=0)
-        shape = (len(configs), self.arrays.n_queries, max(k, 0))
+        shape = (max(k, 0), len(configs), self.arrays.n_queries)
         rows = np.full(shape, -1, dtype=np.int64)
         raw = np.zeros(shape)
         groups: dict[tuple[str, int, bool, bool], list[int]] = {}
         for i, c in enumerate(configs):
             groups.setdefault(_key(c), []).append(i)
         for key, members in groups.items():
-            stage = self._stage(key)
-            step = max(1, BLOCK_CELLS // max(len(stage.rows), 1))
+            members.sort(key=lambda i: _decay_key(configs[i]))  # blocks share decays
+            step = max(1, BLOCK_CELLS // max(len(self._stage(key).rows), 1))
             for start in range(0, len(members), step):
                 block = members[start : start + step]
-                cols, values = self._select(stage, [configs[i] for i in block], k)
-                rows[block] = np.where(cols >= 0, stage.rows[np.maximum(cols, 0)], -1)
-                raw[block] = values
+                middle = configs[block[len(block) // 2]].effective_half_life()
+                stage = self._ordered(key, middle)
+                out = (rows, raw, np.array(block, dtype=np.int64))
+                self._select(stage, [configs[i] for i in block], out)
         return HitMatrix(rows, raw)
 
     # ------------------------------------------------------------------ the stages
 
-    def raw(self, stage: _Stage, configs: Sequence[SearchConfig]) -> FloatArray:
-        """Configurations × rows: ``merged · decay · weight · boost`` (rank_batch's order)."""
+    def scores(self, stage: _Stage, configs: Sequence[SearchConfig]) -> Scores:
+        """Stage 3's factors of a block of configurations over the rows of ``stage``:
+        the merge (weights as a column), decay per distinct half-life, source weights."""
         a = self.arrays
         strategy = get_strategy(configs[0].strategy)
         vw = np.array([[c.vector_weight] for c in configs], dtype=np.float64)
         tw = np.array([[c.text_weight] for c in configs], dtype=np.float64)
-        merged = strategy.merge(stage.signals, vw, tw)
-        decay = np.stack([self._decay(c.effective_half_life())[stage.rows] for c in configs])
-        table = np.array(
-            [[c.source_weight(str(s)) for s in a.source_names] for c in configs], dtype=np.float64
-        ).reshape(len(configs), len(a.source_names))
-        weight = table[:, a.source_index[stage.rows]]
-        out: FloatArray = merged * decay * weight * a.boost[stage.rows]
+        half_lives = [c.effective_half_life() for c in configs]
+        distinct = list(dict.fromkeys(half_lives))
+        table = np.array([self._weights(c) for c in configs], dtype=np.float64).reshape(
+            len(configs), len(a.source_names)
+        )
+        return Scores(
+            merged=strategy.merge(stage.signals, vw, tw),
+            decay=np.stack([self._decay(h)[stage.rows] for h in distinct]),
+            decay_of=np.array([distinct.index(h) for h in half_lives], dtype=np.int64),
+            weights=table,
+            source=a.source_index[stage.rows],
+            boost=a.boost[stage.rows],
+        )
+
+    def raw(self, stage: _Stage, configs: Sequence[SearchConfig]) -> FloatArray:
+        """Configurations × rows of ``stage``: every row's raw score (as ``rank_batch``)."""
+        s = self.scores(stage, configs)
+        weight = s.weights[:, s.source]
+        out: FloatArray = raw_score(s.merged, s.decay[s.decay_of], weight, s.boost)
         return out
 
     def _select(
-        self, stage: _Stage, configs: Sequence[SearchConfig], k: int
-    ) -> tuple[IntArray, FloatArray]:
-        from memlab.search.kernels import NO_MMR, select
-
+        self,
+        stage: _Stage,
+        configs: Sequence[SearchConfig],
+        out: tuple[IntArray, FloatArray, IntArray],
+    ) -> None:
         a = self.arrays
         lam = np.array(
             [
@@ -216,17 +242,24 @@ class ManyScorer:
             ],
             dtype=np.float64,
         )
-        return select(
-            self.raw(stage, configs),
+        select(
+            self.scores(stage, configs),
             np.array([c.min_score for c in configs], dtype=np.float64),
             np.array([c.max_results for c in configs], dtype=np.int64),
             lam,
             stage.offsets,
             a.id_order[stage.rows],
+            stage.rows,
             a.local[stage.rows],
             self._jaccard,
-            k,
+            out,
         )
+
+    def mean_pair_similarity(self, hits: Any) -> FloatArray:
+        """Mean pairwise snippet Jaccard of the hits of each cell (the Redundancy measure;
+        ``hits`` is a ``memlab.sweep.metrics.Returned``)."""
+        a = self.arrays
+        return mean_pair_similarity(hits.ranks, hits.by_query, a.segment, a.local, self._jaccard)
 
     def _stage(self, key: tuple[str, int, bool, bool]) -> _Stage:
         if key not in self._stages:
@@ -241,6 +274,39 @@ class ManyScorer:
             offsets = np.r_[0, np.cumsum(counts)].astype(np.int64)
             self._stages[key] = _Stage(rows, offsets, signals.take(rows))
         return self._stages[key]
+
+    def _weights(self, config: SearchConfig) -> list[float]:
+        """The configuration's weight of every source of the batch (as ``source_weights``)."""
+        if config.source_weights not in self._source_weights:
+            if len(self._source_weights) >= 4096:
+                self._source_weights.clear()
+            names = self.arrays.source_names
+            self._source_weights[config.source_weights] = [
+                config.source_weight(str(s)) for s in names
+            ]
+        return self._source_weights[config.source_weights]
+
+    def _ordered(self, key: tuple[str, int, bool, bool], half_life: float | None) -> _Stage:
+        """The rows of ``key``'s stage, each query's in a likely order of raw score (the
+        merge with the default weights, decayed with ``half_life``).
+
+        The hits do not depend on the order the rows are read in (ties go by chunk id),
+        but the top-k loop rejects most rows with one comparison when the best come
+        first."""
+        if (key, half_life) not in self._orders:
+            if len(self._orders) >= CACHE_ENTRIES:
+                self._orders.clear()
+            stage, default = self._stage(key), SearchConfig()
+            merged = get_strategy(key[0]).merge(
+                stage.signals, default.vector_weight, default.text_weight
+            )
+            boost = self.arrays.boost[stage.rows]
+            likely = raw_score(merged, self._decay(half_life)[stage.rows], 1.0, boost)
+            order = np.lexsort((-likely, self.arrays.segment[stage.rows]))
+            self._orders[(key, half_life)] = _Stage(
+                stage.rows[order], stage.offsets, stage.signals.take(order)
+            )
+        return self._orders[(key, half_life)]
 
     def _decay(self, half_life: float | None) -> FloatArray:
         if half_life not in self._decays:

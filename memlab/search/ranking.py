@@ -35,6 +35,7 @@ from memlab.search.scoring import (
     candidate_limit,
     decay_factor,
     get_strategy,
+    raw_score,
     segment_positions,
     source_weights,
 )
@@ -105,7 +106,7 @@ def rank_batch(
     names, inverse = batch.source_codes
     weight = source_weights(names, config)[inverse]
     boost = access_boost(batch.access_count)
-    raw = merged * decay * weight * boost
+    raw = raw_score(merged, decay, weight, boost)
     display = np.clip(raw, 0.0, 1.0)
     in_set = stage.in_fts | stage.in_vec
     kept = in_set & ~batch.content_free & (display >= config.min_score)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -90,7 +91,11 @@ def merge_with_fts_floor(
     both > 0 → max(tw·fts + vw·vec, fts); fts only → fts; otherwise → vw·vec.
     """
     both = (fts > 0) & (vec > 0)
-    return np.where(both, np.maximum(tw * fts + vw * vec, fts), np.where(fts > 0, fts, vw * vec))
+    weighted_vec = vw * vec
+    merged: FloatArray = np.where(
+        both, np.maximum(tw * fts + weighted_vec, fts), np.where(fts > 0, fts, weighted_vec)
+    )
+    return merged
 
 
 def decay_factor(
@@ -101,6 +106,13 @@ def decay_factor(
         return np.ones_like(created_at)
     age_days = np.maximum((now - np.maximum(created_at, 0.0)) / DAY, 0.0)
     return np.where(evergreen, 1.0, np.exp(-math.log(2.0) / half_life_days * age_days))
+
+
+def raw_score(merged: Any, decay: Any, weight: Any, boost: Any) -> Any:
+    """Stage 3's product, ``merged · decay · weight · boost``, in this order: over arrays
+    here, over single rows in the sweep's compiled kernel (``memlab.search.kernels``
+    compiles this very function), so both give the same bits."""
+    return merged * decay * weight * boost
 
 
 def access_boost(access_count: FloatArray) -> FloatArray:
@@ -334,6 +346,7 @@ __all__ = [
     "fts_minmax",
     "get_strategy",
     "merge_with_fts_floor",
+    "raw_score",
     "source_weights",
     "vector_from_l2",
 ]

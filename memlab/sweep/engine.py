@@ -172,7 +172,7 @@ class Sweep:
         found = scorer_of(self.work()).rank([config])
         out: dict[str, list[Hit]] = {}
         for q, qid in enumerate(batch.query_ids):
-            rows, raw = found.rows[0, q], found.raw[0, q]
+            rows, raw = found.of(0, q)
             out[qid] = [
                 Hit(
                     chunk_id=str(batch.chunk_id[i]),
@@ -184,7 +184,7 @@ class Sweep:
                     raw=float(r),
                     snippet=str(batch.text[i]),
                 )
-                for i, r in zip(rows[rows >= 0], raw[rows >= 0], strict=True)
+                for i, r in zip(rows, raw, strict=True)
             ]
         return out
 

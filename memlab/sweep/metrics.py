@@ -40,54 +40,73 @@ from memlab.sweep.judgements import Judgements
 SWEEP_MEASURES = ("nDCG@10", "R@5", "P@5", "RR", "Success@5", "Redundancy")
 # (rows_a, rows_b) -> Jaccard of each pair of candidate rows of the same query
 PairSimilarity = Callable[[IntArray, IntArray], FloatArray]
+# hits -> mean pairwise Jaccard of each cell's hits (NaN below two)
+PairMean = Callable[["Returned"], FloatArray]
 
 
 @dataclass(frozen=True)
 class Returned:
     """The hits of many *cells* — a cell is one query, or one query under one of many
-    configurations — as a dense table: ``rows[c, j]`` is the candidate row at rank
-    ``j + 1`` of cell ``c`` (−1 past its last hit), ``query[c]`` the cell's query.
-    Measures are column operations over this table (no per-query sorting)."""
+    configurations — as a dense table by rank: ``ranks[j, c]`` is the candidate row at
+    rank ``j + 1`` of cell ``c`` (−1 past its last hit), ``query[c]`` the cell's query.
+    Measures are operations over whole ranks (rows of the table): no per-query sorting,
+    no per-query loops."""
 
-    rows: IntArray
+    ranks: IntArray
     query: IntArray
+    grouped: IntArray | None = None  # the cells ordered by query (computed when absent)
+
+    @property
+    def by_query(self) -> IntArray:
+        """The cells, grouped by query (visiting one query's cells together)."""
+        if self.grouped is not None:
+            return self.grouped
+        order: IntArray = np.argsort(self.query, kind="stable")
+        return order
 
     @classmethod
     def from_final_rank(cls, final_rank: IntArray, segment: IntArray, n: int) -> Returned:
         """One configuration's hits from ``RankedBatch.final_rank`` (1-based, 0 = not)."""
         idx = np.flatnonzero(final_rank > 0)
         width = int(final_rank.max()) if len(idx) else 0
-        rows = np.full((n, width), -1, dtype=np.int64)
-        rows[segment[idx], final_rank[idx] - 1] = idx
-        return cls(rows, np.arange(n, dtype=np.int64))
+        ranks = np.full((width, n), -1, dtype=np.int64)
+        ranks[final_rank[idx] - 1, segment[idx]] = idx
+        return cls(ranks, np.arange(n, dtype=np.int64))
 
     @classmethod
     def from_hits(cls, rows: IntArray) -> Returned:
-        """Configurations × queries × k hits (``memlab.search.many.HitMatrix.rows``);
+        """k × configurations × queries hits (``memlab.search.many.HitMatrix.rows``);
         cell ``g · n_queries + q`` is query q under configuration g."""
-        n_configs, n_q, k = rows.shape
-        return cls(rows.reshape(n_configs * n_q, k), np.tile(np.arange(n_q), n_configs))
+        k, n_configs, n_q = rows.shape
+        cells = np.arange(n_configs * n_q, dtype=np.int64)
+        return cls(
+            rows.reshape(k, n_configs * n_q),
+            np.tile(np.arange(n_q), n_configs),
+            cells.reshape(n_configs, n_q).T.ravel(),
+        )
 
     @property
     def n_cells(self) -> int:
         return len(self.query)
 
-    @property
-    def hit(self) -> BoolArray:
-        found: BoolArray = self.rows >= 0
-        return found
-
     def take(self, values: np.ndarray, k: int | None = None) -> np.ndarray:
-        """Per-row ``values`` at each hit of the top ``k`` columns (0 / False past the end)."""
-        rows = self.rows if k is None else self.rows[:, :k]
-        taken: np.ndarray = np.where(rows >= 0, values[np.maximum(rows, 0)], 0)
+        """Per-row ``values`` at the hits of the top ``k`` ranks (0 / False past the end)."""
+        padded = np.append(values, np.zeros(1, dtype=values.dtype))  # row −1 reads the 0
+        taken: np.ndarray = padded[self.ranks[:k]]
         return taken
 
     def count(self, k: int | None = None) -> FloatArray:
         """Hits of each cell within the top ``k``."""
-        rows = self.rows if k is None else self.rows[:, :k]
-        counts: FloatArray = (rows >= 0).sum(axis=1).astype(np.float64)
+        counts: FloatArray = (self.ranks[:k] >= 0).sum(axis=0, dtype=np.float64)
         return counts
+
+
+def _first(mask: BoolArray) -> FloatArray:
+    """1-based rank of each cell's first True (inf where none)."""
+    first = np.full(mask.shape[1], np.inf)
+    for j in range(mask.shape[0] - 1, -1, -1):
+        first[mask[j]] = j + 1.0
+    return first
 
 
 def check_measures(measures: Sequence[str]) -> list[str]:
@@ -106,16 +125,21 @@ def compute(
     hits: Returned,
     judgements: Judgements,
     *,
-    similarity: PairSimilarity | None = None,
+    similarity: PairSimilarity | PairMean | None = None,
     budget: int = DEFAULT_TOKEN_BUDGET,
+    pair_mean: bool = False,
 ) -> dict[str, FloatArray]:
-    """Per-cell values (NaN = not scored) of every measure in ``measures``."""
+    """Per-cell values (NaN = not scored) of every measure in ``measures``.
+
+    ``similarity`` (for Redundancy) gives the Jaccard of row pairs, or with
+    ``pair_mean=True`` the mean pairwise Jaccard of each cell's hits directly
+    (``memlab.search.many.ManyScorer.mean_pair_similarity``, compiled)."""
     out: dict[str, FloatArray] = {}
-    relevant = hits.take(judgements.grade > 0).astype(bool)  # cells × k, shared
+    relevant = hits.take(judgements.grade > 0)  # ranks × cells, shared
     judged = judgements.judged[hits.query]
     for name in measures:
         if name in AGENT_MEASURES:
-            out[name] = _agent(name, hits, judgements, relevant, similarity, budget)
+            out[name] = _agent(name, hits, judgements, relevant, similarity, budget, pair_mean)
         else:
             m = parse_measure(name)
             if m.nugget:
@@ -130,15 +154,15 @@ def _nuggets(family: str, hits: Returned, j: Judgements, k: int) -> FloatArray:
     """alpha-nDCG@k, NR@k, NRAll@k (``memlab.eval.novelty``); NaN without nuggets."""
     if j.nuggets is None:
         return np.full(hits.n_cells, np.nan)
-    cell, col = np.nonzero(hits.hit)
-    rows = hits.rows[cell, col]
+    col, cell = np.nonzero(hits.ranks.T >= 0)  # by cell, then rank
+    rows = hits.ranks[col, cell]
     return nugget_measure(
         family, j.nuggets, rows, cell, col + 1, hits.n_cells, k, cells=hits.query
     )
 
 
 # ------------------------------------------------------------------ IR measures
-# Each takes the hits, the judgements and the cells × k relevance table.
+# Each takes the hits, the judgements and the ranks × cells relevance table.
 
 
 def _discount(width: int) -> FloatArray:
@@ -148,18 +172,23 @@ def _discount(width: int) -> FloatArray:
 
 def ndcg(hits: Returned, j: Judgements, rel: BoolArray, k: int | None) -> FloatArray:
     grade = hits.take(j.grade, k)
-    dcg = (grade * _discount(grade.shape[1])).sum(axis=1)
+    dcg = (grade * _discount(grade.shape[0])[:, None]).sum(axis=0)
     ideal = j.idcg(k)[hits.query]
     return np.where(ideal > 0, dcg / np.where(ideal > 0, ideal, 1.0), 0.0)
 
 
+def _found(rel: BoolArray, k: int | None) -> FloatArray:
+    found: FloatArray = rel[:k].sum(axis=0, dtype=np.float64)
+    return found
+
+
 def recall(hits: Returned, j: Judgements, rel: BoolArray, k: int | None) -> FloatArray:
     n = j.n_relevant[hits.query]
-    return np.where(n > 0, rel[:, :k].sum(axis=1) / np.maximum(n, 1.0), 0.0)
+    return np.where(n > 0, _found(rel, k) / np.maximum(n, 1.0), 0.0)
 
 
 def precision(hits: Returned, j: Judgements, rel: BoolArray, k: int | None) -> FloatArray:
-    found = rel[:, :k].sum(axis=1).astype(np.float64)
+    found = _found(rel, k)
     if k is None:  # P without a cutoff: over everything returned
         n = hits.count()
         return np.where(n > 0, found / np.maximum(n, 1.0), 0.0)
@@ -167,26 +196,25 @@ def precision(hits: Returned, j: Judgements, rel: BoolArray, k: int | None) -> F
 
 
 def reciprocal_rank(hits: Returned, j: Judgements, rel: BoolArray, k: int | None) -> FloatArray:
-    top = rel[:, :k]
-    first = top.argmax(axis=1) + 1.0
-    return np.where(top.any(axis=1), 1.0 / first, 0.0)
+    first = _first(rel[:k])
+    return np.where(np.isfinite(first), 1.0 / first, 0.0)
 
 
 def success(hits: Returned, j: Judgements, rel: BoolArray, k: int | None) -> FloatArray:
-    return rel[:, :k].any(axis=1).astype(np.float64)
+    return rel[:k].any(axis=0).astype(np.float64)
 
 
 def average_precision(hits: Returned, j: Judgements, rel: BoolArray, k: int | None) -> FloatArray:
     """Σ over relevant hits in the top k of (relevant hits up to its rank) / rank, / R."""
-    top = rel[:, :k].astype(np.float64)
-    ranks = np.arange(1, top.shape[1] + 1, dtype=np.float64)
-    total = np.where(top > 0, np.cumsum(top, axis=1) / ranks, 0.0).sum(axis=1)
+    top = rel[:k].astype(np.float64)
+    ranks = np.arange(1, top.shape[0] + 1, dtype=np.float64)[:, None]
+    total = np.where(top > 0, np.cumsum(top, axis=0) / ranks, 0.0).sum(axis=0)
     n = j.n_relevant[hits.query]
     return np.where(n > 0, total / np.maximum(n, 1.0), 0.0)
 
 
 def judged_share(hits: Returned, j: Judgements, rel: BoolArray, k: int | None) -> FloatArray:
-    judged = hits.take(j.judged_doc, k).sum(axis=1)
+    judged = hits.take(j.judged_doc, k).sum(axis=0, dtype=np.float64)
     return judged / (k or 10)
 
 
@@ -201,11 +229,6 @@ _IR: dict[str, Callable[[Returned, Judgements, BoolArray, int | None], FloatArra
 }
 
 
-def _first(mask: BoolArray) -> FloatArray:
-    """1-based column of each cell's first True (inf where none)."""
-    return np.where(mask.any(axis=1), mask.argmax(axis=1) + 1.0, np.inf)
-
-
 # --------------------------------------------------------------- agent measures
 
 
@@ -214,13 +237,16 @@ def _agent(
     hits: Returned,
     j: Judgements,
     relevant: BoolArray,
-    similarity: PairSimilarity | None,
+    similarity: PairSimilarity | PairMean | None,
     budget: int,
+    pair_mean: bool,
 ) -> FloatArray:
     if name == "Redundancy":
         if similarity is None:
             raise ValueError("Redundancy needs the candidates' pairwise similarity")
-        return redundancy(hits, similarity)
+        if pair_mean:
+            return similarity(hits)  # type: ignore[arg-type]
+        return redundancy(hits, similarity)  # type: ignore[arg-type]
     if name == "Stale":
         return stale_above(hits, j, relevant)
     abstention = j.abstention[hits.query]
@@ -228,30 +254,30 @@ def _agent(
         return np.where(abstention, hits.count(), np.nan)
     if name == "Abstained":
         return np.where(abstention, (hits.count() == 0).astype(np.float64), np.nan)
-    tokens = hits.take(j.tokens).sum(axis=1)
+    tokens = hits.take(j.tokens).sum(axis=0)
     return tokens if name == "Tokens" else (tokens > budget).astype(np.float64)
 
 
 def redundancy(hits: Returned, similarity: PairSimilarity) -> FloatArray:
     """Mean pairwise Jaccard of each cell's returned snippets (NaN with < 2 hits)."""
     out = np.full(hits.n_cells, np.nan)
-    width = hits.rows.shape[1]
+    width = hits.ranks.shape[0]
     if width < 2:
         return out
     ia, ib = np.triu_indices(width, 1)
-    a, b = hits.rows[:, ia], hits.rows[:, ib]
-    valid = b >= 0  # columns fill from the left: b present → a present
+    a, b = hits.ranks[ia], hits.ranks[ib]
+    valid = b >= 0  # ranks fill from the top: b present → a present
     sims = np.zeros(a.shape)
     sims[valid] = similarity(a[valid], b[valid])
-    pairs = valid.sum(axis=1)
+    pairs = valid.sum(axis=0)
     has = pairs > 0
-    out[has] = sims.sum(axis=1)[has] / pairs[has]
+    out[has] = sims.sum(axis=0)[has] / pairs[has]
     return out
 
 
 def stale_above(hits: Returned, j: Judgements, relevant: BoolArray) -> FloatArray:
     """1 if a stale chunk ranks above every relevant one (or none relevant is returned)."""
-    first_stale = _first(hits.take(j.stale).astype(bool))
+    first_stale = _first(hits.take(j.stale))
     first_good = _first(relevant)
     value = np.where(np.isfinite(first_stale) & (first_stale < first_good), 1.0, 0.0)
     return np.where(j.has_stale[hits.query], value, np.nan)

@@ -65,12 +65,14 @@ def scorer_of(work: SweepWork) -> ManyScorer:
 def per_query(work: SweepWork, configs: Sequence[SearchConfig]) -> dict[str, FloatArray]:
     """Per (configuration, query) values of every measure: configurations × queries,
     NaN where a query is not scored."""
-    hits = scorer_of(work).rank(configs)
+    scorer = scorer_of(work)
+    hits = scorer.rank(configs)
     values = compute(
         work.measures,
         Returned.from_hits(hits.rows),
         work.judgements,
-        similarity=work.arrays.pair_jaccard,
+        similarity=scorer.mean_pair_similarity,
+        pair_mean=True,
         budget=work.budget,
     )
     shape = (len(configs), work.arrays.n_queries)
@@ -80,18 +82,17 @@ def per_query(work: SweepWork, configs: Sequence[SearchConfig]) -> dict[str, Flo
 def aggregate(work: SweepWork, values: dict[str, FloatArray]) -> FloatArray:
     """Means over the scored queries of each split part: configurations × columns."""
     n_configs = next(iter(values.values())).shape[0] if values else 0
-    out = np.empty((n_configs, len(work.parts) * len(work.measures)))
-    col = 0
-    for _, mask in work.parts:
-        for name in work.measures:
-            v = values[name][:, mask]
-            scored = ~np.isnan(v)
-            n = scored.sum(axis=1)
-            total = np.where(scored, v, 0.0).sum(axis=1)
+    out = np.empty((n_configs, len(work.parts), len(work.measures)))
+    for m, name in enumerate(work.measures):
+        v = values[name]
+        scored = ~np.isnan(v)
+        for p, (_, mask) in enumerate(work.parts):
+            counted = scored & mask
+            n = counted.sum(axis=1)
+            total = np.where(counted, v, 0.0).sum(axis=1)
             with np.errstate(invalid="ignore", divide="ignore"):
-                out[:, col] = np.where(n > 0, total / n, np.nan)
-            col += 1
-    return out
+                out[:, p, m] = np.where(n > 0, total / n, np.nan)
+    return out.reshape(n_configs, -1)
 
 
 def score_chunk(work: SweepWork, configs: Sequence[SearchConfig]) -> FloatArray:
