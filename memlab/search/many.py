@@ -257,7 +257,7 @@ class ManyScorer:
 
     def mean_pair_similarity(self, hits: Any) -> FloatArray:
         """Mean pairwise snippet Jaccard of the hits of each cell (the Redundancy measure;
-        ``hits`` is a ``memlab.sweep.metrics.Returned``)."""
+        ``hits`` is a ``memlab.eval.metrics.Returned``)."""
         a = self.arrays
         return mean_pair_similarity(hits.ranks, hits.by_query, a.segment, a.local, self._jaccard)
 

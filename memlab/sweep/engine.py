@@ -34,8 +34,9 @@ from memlab.search.candidates_batch import CandidateBatch
 from memlab.search.many import BatchArrays
 from memlab.search.pipeline import Hit
 from memlab.search.ranking import RankedBatch, rank_batch
-from memlab.sweep.judgements import Judgements, judgements_for
-from memlab.sweep.metrics import SWEEP_MEASURES, check_measures
+from memlab.eval.judgements import Judgements, judgements_for
+from memlab.eval.measures import SWEEP_MEASURES
+from memlab.eval.metrics import check_measures
 from memlab.sweep.space import SweepPoint, as_points
 from memlab.sweep.split import Split, split_queries
 from memlab.sweep.work import SweepWork, aggregate, per_query, score_chunk, scorer_of

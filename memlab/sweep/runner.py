@@ -26,7 +26,7 @@ from memlab.eval.measures import DEFAULT_TOKEN_BUDGET
 from memlab.eval.prepare import Prepared
 from memlab.sweep.engine import Sweep
 from memlab.sweep.files import load_results, save_results, sweep_manifest
-from memlab.sweep.metrics import SWEEP_MEASURES
+from memlab.eval.measures import SWEEP_MEASURES
 from memlab.sweep.parallel import available_cores, chunk_size, chunked, scored_chunks
 from memlab.sweep.results import SweepResult, overrides_column
 from memlab.sweep.space import SweepPoint, as_points, grid, load_grid, random_configs
@@ -152,7 +152,7 @@ def _result_table(
                 "config_hash": p.key,
                 **{a: p.overrides.get(a) for a in axes},
                 **{m: scores.get(m) for m in metrics},
-                "overrides": overrides_column(p),
+                "overrides": scores["overrides"] if p.key in fresh else overrides_column(p),
             }
         )
     return pd.DataFrame(rows, columns=["config_hash", *axes, *metrics, "overrides"])

@@ -25,8 +25,8 @@ import numpy as np
 from memlab.arrays import BoolArray, FloatArray
 from memlab.config import SearchConfig
 from memlab.search.many import BatchArrays, ManyScorer
-from memlab.sweep.judgements import Judgements
-from memlab.sweep.metrics import Returned, compute
+from memlab.eval.judgements import Judgements
+from memlab.eval.metrics import Returned, compute
 
 
 @dataclass(frozen=True)

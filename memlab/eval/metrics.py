@@ -1,8 +1,10 @@
 """Measures, vectorised over all queries — and over many configurations — at once.
 
-``memlab.eval.evaluate.evaluate_run`` (ranx) is the reference; it is correct but
-builds Python dictionaries per query, far too slow to call for thousands of
-configurations. Here every measure is a few numpy column operations over a dense
+Every measure memlab reports is computed here: by evaluation
+(``memlab.eval.evaluate``) for one run and by sweeps for thousands of
+configurations. ranx is the reference: tests compare every IR measure with ranx
+on random and real runs (ranx itself is imported only there, as its numba code
+compiles in every fresh process). Every measure is a few numpy column operations over a dense
 table of returned hits (``Returned``: one line per query, or per query under each
 of many configurations; one column per rank), with each row's grade looked up
 once per candidate batch (``Judgements``). The definitions follow ranx
@@ -35,9 +37,8 @@ import numpy as np
 from memlab.arrays import BoolArray, FloatArray, IntArray
 from memlab.eval.measures import AGENT_MEASURES, DEFAULT_TOKEN_BUDGET, parse_measure
 from memlab.eval.novelty import nugget_measure
-from memlab.sweep.judgements import Judgements
+from memlab.eval.judgements import Judgements
 
-SWEEP_MEASURES = ("nDCG@10", "R@5", "P@5", "RR", "Success@5", "Redundancy")
 # (rows_a, rows_b) -> Jaccard of each pair of candidate rows of the same query
 PairSimilarity = Callable[[IntArray, IntArray], FloatArray]
 # hits -> mean pairwise Jaccard of each cell's hits (NaN below two)
@@ -154,7 +155,7 @@ def _nuggets(family: str, hits: Returned, j: Judgements, k: int) -> FloatArray:
     """alpha-nDCG@k, NR@k, NRAll@k (``memlab.eval.novelty``); NaN without nuggets."""
     if j.nuggets is None:
         return np.full(hits.n_cells, np.nan)
-    col, cell = np.nonzero(hits.ranks.T >= 0)  # by cell, then rank
+    cell, col = np.nonzero(hits.ranks.T >= 0)  # by cell, then rank
     rows = hits.ranks[col, cell]
     return nugget_measure(
         family, j.nuggets, rows, cell, col + 1, hits.n_cells, k, cells=hits.query
