@@ -19,8 +19,8 @@ from collections.abc import Callable
 from typing import Any
 
 from memlab.config import profile
-from memlab.dream.sim_params import SimParams
-from memlab.dream.simulate import Fleet, simulate
+from memlab.dream.sim.fleet import Fleet, simulate
+from memlab.dream.sim.params import SimParams
 
 
 def timed(fn: Callable[[], Any]) -> tuple[Any, float, float]:

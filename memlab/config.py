@@ -19,10 +19,11 @@ from typing import Any
 # Re-exported: the dict conversion is part of the public config API.
 from memlab.config_dict import config_hash, flatten, from_dict, to_dict, with_overrides
 from memlab.errors import ConfigError, unknown_name
+from memlab.sources import DREAM, WORKSPACE
 
 TOKENIZERS = ("unicode61", "porter", "trigram")
 CREATED_AT_RULES = ("insert", "filename-date")
-DREAM_MEMORY_SOURCES = ("dream", "workspace")
+DREAM_MEMORY_SOURCES = (DREAM, WORKSPACE)  # where Dream files the new MEMORY.md
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,7 @@ import numpy as np
 import pytest
 
 from memlab.config import DreamConfig, SearchConfig
-from memlab.dream.sim_params import SimParams
-from memlab.dream.simulate import simulate
+from memlab.dream.sim import SimParams, simulate
 from memlab.embeddings.base import Matrix
 from memlab.search.pipeline import search
 from memlab.search.scoring import merge_with_fts_floor
@@ -110,7 +109,7 @@ def test_a_vector_lifts_only_above_the_fts_score() -> None:
 
 def test_dream_strands_the_triggering_log_and_the_simulator_counts_them() -> None:
     claim("so the automatic triggers strand logs; the capacity simulator measures how many")
-    # the mechanism on real files: tests/dream/test_cli_store.py
+    # the mechanism on real files: tests/dream/test_index_update.py
     # (test_c0_strands_the_log_of_the_session_that_triggered_dream)
     params = SimParams(users=50, days=10, manual_share=0.0)
     summary = simulate(params, DreamConfig()).summary()

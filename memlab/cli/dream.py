@@ -187,8 +187,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from memlab.dream.sim_params import SimParams
-    from memlab.dream.simulate import load_events, simulate, sweep
+    from memlab.dream.sim import load_events, simulate, sweep
+    from memlab.dream.sim.params import SimParams
 
     config, sim_file = dream_config(args)
     values = {**sim_file, **parse_assignments(args.sim, "--sim")}
@@ -224,7 +224,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             shown = f"{value:,.3f}" if isinstance(value, float) else f"{value}"
             print(f"{key:<{width}}  {shown}")
     if args.plot:
-        from memlab.dream.sim_plot import plot_fleet_runs_per_hour, save
+        from memlab.dream.sim.plot import plot_fleet_runs_per_hour, save
 
         save(plot_fleet_runs_per_hour(result), args.plot)
     return 0
@@ -243,6 +243,6 @@ def _sweep_grid(items: list[str]) -> dict[str, list[Any]]:
 
 
 def _save_sweep_plot(table: Any, keys: list[str], path: str) -> None:
-    from memlab.dream.sim_plot import plot_sweep, save
+    from memlab.dream.sim.plot import plot_sweep, save
 
     save(plot_sweep(table, keys[0], hue=keys[1] if len(keys) > 1 else None), path)

@@ -7,9 +7,8 @@
 * ``consolidators`` / ``offline`` — what produces the new memory;
 * ``write`` — c0's in-place write and the atomic option;
 * ``crash`` — the SIGKILL campaign (``python -m memlab.dream.crash``);
-* ``simulate`` — the capacity simulator (``sim_params``, ``sim_trace``, ``sim_engine``,
-  ``sim_acquire``, ``sim_reference``, ``sim_theory``, ``sim_plot``); imported on demand,
-  as it needs numpy and pandas.
+* ``sim`` — the capacity simulator (a package: ``memlab.dream.sim``); imported on
+  demand, as it needs numpy and pandas.
 """
 
 from __future__ import annotations

@@ -15,7 +15,9 @@ import numpy as np
 import pandas as pd
 
 from memlab.datasets import qrels_by_file
+from memlab.errors import ConfigError, unknown_name
 from memlab.eval import stats
+from memlab.eval.judgements import build_judgements
 from memlab.eval.measures import (
     AGENT_MEASURES,
     DEFAULT_MEASURES,
@@ -25,12 +27,11 @@ from memlab.eval.measures import (
     stale_above,
     tokens_of,
 )
+from memlab.eval.metrics import Returned, compute
 from memlab.eval.novelty import NuggetTable, nugget_measure
 from memlab.eval.prepare import Prepared
 from memlab.eval.runs import RunResult, to_file_level
 from memlab.eval.timeline import Timeline
-from memlab.eval.judgements import build_judgements
-from memlab.eval.metrics import Returned, compute
 
 PERQUERY_COLUMNS = ["run", "query_id", "category", "measure", "value"]
 TESTS = ("t", "fisher")
@@ -55,7 +56,7 @@ def evaluate_run(
         run = to_file_level(run)
         qrels = {q: g for gid in ds.groups for q, g in qrels_by_file(ds, group=gid).items()}
     elif unit != "chunk":
-        raise ValueError(f"unit must be 'chunk' or 'file', got {unit!r}")
+        raise ConfigError(unknown_name("unit", str(unit), ("chunk", "file")))
     queries = {q.query_id: q for q in timeline.dataset.queries}
     judged = {
         qid: g
@@ -108,7 +109,7 @@ def ir_values(
     """Per-query values of IR ``measures`` (``nDCG@10``, ``R@5``, ``RR``, ``Judged@10``, …)
     of ranked document ids, for the judged queries (not abstentions, a positive grade).
 
-    Computed by memlab's vectorised measures (``memlab.sweep.metrics``), the same
+    Computed by memlab's vectorised measures (``memlab.eval.metrics``), the same
     code a sweep uses; ranx is their reference (tests compare the two on real runs).
     A judged query with no hits scores 0."""
     docs = [(q, d) for q, qid in enumerate(query_ids) for d in rankings.get(qid, [])]
@@ -191,7 +192,7 @@ def compare(
 ) -> pd.DataFrame:
     """Every other run against ``baseline`` on every measure (paired over common queries)."""
     if test not in TESTS:
-        raise ValueError(f"test must be one of {TESTS}, got {test!r}")
+        raise ConfigError(unknown_name("test", str(test), TESTS))
     wide = perquery.pivot_table(index=["measure", "query_id"], columns="run", values="value")
     rows = []
     for run in [r for r in perquery["run"].unique() if r != baseline]:

@@ -1,8 +1,9 @@
 """Measures: names as IR users write them, and the agent-memory measures.
 
 IR measures (``nDCG@10``, ``R@5``, ``P@5``, ``RR``, ``Success@5``, ``MAP``) are
-computed over judged queries (graded relevance; a query with no hits scores 0)
-by memlab's vectorised measures (``memlab.eval.metrics``); each maps to a ranx
+computed over judged queries (graded relevance; a query with no hits scores 0;
+nDCG as in Järvelin & Kekäläinen, ACM TOIS 2002, with ranx's linear gain) by
+memlab's vectorised measures (``memlab.eval.metrics``); each maps to a ranx
 metric name (``Measure.ranx_name``), ranx being their reference in the tests.
 ``Judged@k`` (share of the top k that carry a judgement) and ``NumQ`` have no
 ranx counterpart.

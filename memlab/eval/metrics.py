@@ -10,7 +10,8 @@ of many configurations; one column per rank), with each row's grade looked up
 once per candidate batch (``Judgements``). The definitions follow ranx
 (tests check equality on many random runs):
 
-* ``nDCG@k`` — Järvelin–Kekäläinen: ``Σ grade / log2(rank + 1)`` over the top k,
+* ``nDCG@k`` — Järvelin & Kekäläinen, "Cumulated gain-based evaluation of IR
+  techniques", ACM TOIS 20(4), 2002: ``Σ grade / log2(rank + 1)`` over the top k,
   divided by the same sum over the ideal order of *all* positive judgements;
 * ``R@k`` relevant in the top k / all relevant; ``P@k`` relevant in the top k / k;
 * ``RR`` (``RR@k``) 1 / rank of the first relevant hit; ``Success@k`` any relevant
@@ -35,9 +36,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from memlab.arrays import BoolArray, FloatArray, IntArray
+from memlab.eval.judgements import Judgements
 from memlab.eval.measures import AGENT_MEASURES, DEFAULT_TOKEN_BUDGET, parse_measure
 from memlab.eval.novelty import nugget_measure
-from memlab.eval.judgements import Judgements
 
 # (rows_a, rows_b) -> Jaccard of each pair of candidate rows of the same query
 PairSimilarity = Callable[[IntArray, IntArray], FloatArray]
@@ -126,14 +127,14 @@ def compute(
     hits: Returned,
     judgements: Judgements,
     *,
-    similarity: PairSimilarity | PairMean | None = None,
+    similarity: PairSimilarity | None = None,
     budget: int = DEFAULT_TOKEN_BUDGET,
-    pair_mean: bool = False,
+    pair_mean: PairMean | None = None,
 ) -> dict[str, FloatArray]:
     """Per-cell values (NaN = not scored) of every measure in ``measures``.
 
-    ``similarity`` (for Redundancy) gives the Jaccard of row pairs, or with
-    ``pair_mean=True`` the mean pairwise Jaccard of each cell's hits directly
+    ``similarity`` (for Redundancy) gives the Jaccard of row pairs; ``pair_mean``, when
+    given, the mean pairwise Jaccard of each cell's hits directly
     (``memlab.search.many.ManyScorer.mean_pair_similarity``, compiled)."""
     out: dict[str, FloatArray] = {}
     relevant = hits.take(judgements.grade > 0)  # ranks × cells, shared
@@ -157,9 +158,7 @@ def _nuggets(family: str, hits: Returned, j: Judgements, k: int) -> FloatArray:
         return np.full(hits.n_cells, np.nan)
     cell, col = np.nonzero(hits.ranks.T >= 0)  # by cell, then rank
     rows = hits.ranks[col, cell]
-    return nugget_measure(
-        family, j.nuggets, rows, cell, col + 1, hits.n_cells, k, cells=hits.query
-    )
+    return nugget_measure(family, j.nuggets, rows, cell, col + 1, hits.n_cells, k, cells=hits.query)
 
 
 # ------------------------------------------------------------------ IR measures
@@ -202,7 +201,8 @@ def reciprocal_rank(hits: Returned, j: Judgements, rel: BoolArray, k: int | None
 
 
 def success(hits: Returned, j: Judgements, rel: BoolArray, k: int | None) -> FloatArray:
-    return rel[:k].any(axis=0).astype(np.float64)
+    found: FloatArray = np.asarray(rel[:k].any(axis=0), dtype=np.float64)
+    return found
 
 
 def average_precision(hits: Returned, j: Judgements, rel: BoolArray, k: int | None) -> FloatArray:
@@ -238,16 +238,16 @@ def _agent(
     hits: Returned,
     j: Judgements,
     relevant: BoolArray,
-    similarity: PairSimilarity | PairMean | None,
+    similarity: PairSimilarity | None,
     budget: int,
-    pair_mean: bool,
+    pair_mean: PairMean | None,
 ) -> FloatArray:
     if name == "Redundancy":
+        if pair_mean is not None:
+            return pair_mean(hits)
         if similarity is None:
             raise ValueError("Redundancy needs the candidates' pairwise similarity")
-        if pair_mean:
-            return similarity(hits)  # type: ignore[arg-type]
-        return redundancy(hits, similarity)  # type: ignore[arg-type]
+        return redundancy(hits, similarity)
     if name == "Stale":
         return stale_above(hits, j, relevant)
     abstention = j.abstention[hits.query]

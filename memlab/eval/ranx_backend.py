@@ -10,10 +10,8 @@ fresh notebook kernel reaches its first metric in seconds. ``warm_up()``
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from memlab.jit import numba_cache_dir, use_cache_dir

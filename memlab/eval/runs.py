@@ -5,7 +5,8 @@ Short names (``memlab compare --runs …``), each derived from a base config
 
 * ``fts`` — c0 without vectors;  ``hybrid`` — c0 with vectors;
 * ``mmr`` — hybrid with MMR on (λ 0.7);
-* ``openclaw``, ``rrf``, ``basic-memory`` — hybrid with that peer merge strategy.
+* ``openclaw``, ``rrf``, ``basic-memory`` — hybrid with that peer merge strategy;
+* ``ranker@profile`` — the ranker on another profile (``hybrid@grok-2026-08``).
 
 All rankers of one comparison score the same candidates (gathered once at the
 widest limit any of them needs), so differences come from ranking alone. A
@@ -20,7 +21,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from memlab.config import MmrConfig, SearchConfig
+from memlab.config import DEFAULT_PROFILE, MmrConfig, SearchConfig, profile
 from memlab.errors import ConfigError, unknown_name
 from memlab.eval.memory import Memory
 from memlab.search.candidates_batch import CandidateBatch
@@ -57,6 +58,18 @@ class Run:
 
 def as_run(spec: SearchConfig | Run) -> Run:
     return spec if isinstance(spec, Run) else Run(spec)
+
+
+def named_configs(
+    names: Sequence[str], profile_name: str = DEFAULT_PROFILE
+) -> dict[str, SearchConfig]:
+    """Configurations of run names: a ranker, optionally on another profile than
+    ``profile_name`` (``{"fts": …, "hybrid@grok-2026-08": …}``)."""
+    out: dict[str, SearchConfig] = {}
+    for name in names:
+        ranker, _, other = name.partition("@")
+        out[name] = ranker_configs([ranker], profile(other or profile_name).search)[ranker]
+    return out
 
 
 def needed_limit(

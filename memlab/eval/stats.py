@@ -18,7 +18,6 @@ import numpy as np
 import numpy.typing as npt
 from scipy import stats
 
-FloatArray = npt.NDArray[np.float64]
 Values = Sequence[float] | npt.NDArray[np.floating]
 
 
@@ -58,15 +57,21 @@ def holm(pvalues: Values) -> list[float]:
 def bootstrap_ci(
     values: Values, n_resamples: int = 10_000, level: float = 0.95, seed: int = 0
 ) -> tuple[float, float]:
-    """Percentile bootstrap interval of the mean of ``values`` ((nan, nan) if empty)."""
+    """Percentile bootstrap interval of the mean of ``values`` (``scipy.stats.bootstrap``,
+    seeded; (nan, nan) if empty, the value itself for one value)."""
     x = np.asarray(values, dtype=np.float64)
-    if len(x) == 0:
-        return (float("nan"), float("nan"))
-    rng = np.random.default_rng(seed)
-    idx = rng.integers(0, len(x), size=(n_resamples, len(x)))
-    means = x[idx].mean(axis=1)
-    lo, hi = np.quantile(means, [(1 - level) / 2, 1 - (1 - level) / 2])
-    return (float(lo), float(hi))
+    if len(x) < 2:
+        return (float("nan"), float("nan")) if len(x) == 0 else (float(x[0]), float(x[0]))
+    result = stats.bootstrap(
+        (x,),
+        np.mean,
+        n_resamples=n_resamples,
+        confidence_level=level,
+        method="percentile",
+        vectorized=True,
+        rng=np.random.default_rng(seed),
+    )
+    return (float(result.confidence_interval.low), float(result.confidence_interval.high))
 
 
 @dataclass(frozen=True)

@@ -89,9 +89,11 @@ def load_notebooks(names: Iterable[str], folder: Path | None = None) -> list[Not
 
 
 def inspect(path: Path) -> dict[str, Parameter]:
-    """The ``parameters`` cell of ``path`` as papermill reads it, defaults evaluated."""
+    """The ``parameters`` cell of ``path`` as papermill reads it (``papermill.inspect_notebook``),
+    defaults evaluated; stricter than papermill: exactly one such cell, and every name it
+    assigns must be one papermill can read."""
     import nbformat
-    from papermill.translators import PythonTranslator
+    from papermill import inspect_notebook
 
     nb = nbformat.read(path, as_version=4)
     tagged = [c for c in nb.cells if "parameters" in c.get("metadata", {}).get("tags", [])]
@@ -100,8 +102,12 @@ def inspect(path: Path) -> dict[str, Parameter]:
             f"notebook {path.stem} has {len(tagged)} cells tagged 'parameters'; "
             "it needs exactly one"
         )
-    # papermill's own reader of a Python parameters cell (what it will inject against)
-    inspected = {p.name: p for p in PythonTranslator.inspect(tagged[0])}
+    if not nb.metadata.get("kernelspec", {}).get("name"):
+        raise ReportError(
+            f"notebook {path.stem} names no kernel (metadata.kernelspec); open it in "
+            "JupyterLab (`memlab lab`), choose the memlab kernel and save it"
+        )
+    inspected = inspect_notebook(str(path))  # what papermill will inject against
     missing = [n for n in assigned_names(tagged[0].source, path) if n not in inspected]
     if missing:
         raise ReportError(
@@ -110,14 +116,14 @@ def inspect(path: Path) -> dict[str, Parameter]:
         )
     out: dict[str, Parameter] = {}
     for name, info in inspected.items():
-        source = str(info.default)
+        source = str(info["default"])
         try:
             default = ast.literal_eval(source)
         except (ValueError, SyntaxError):
             raise ReportError(
                 f"notebook {path.stem}: parameter '{name}' = {source} is not a literal"
             ) from None
-        out[name] = Parameter(name, default, source, str(info.help or ""))
+        out[name] = Parameter(name, default, source, str(info.get("help") or ""))
     return out
 
 

@@ -37,6 +37,7 @@ import numpy as np
 from memlab.arrays import FloatArray, IntArray
 from memlab.jit import numba
 from memlab.search.scoring import EPS, raw_score
+
 NO_MMR = 2.0  # a λ that means "MMR off" (λ is clamped to [0, 1] before it gets here)
 
 nb = numba()

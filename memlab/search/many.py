@@ -123,7 +123,7 @@ class BatchArrays:
 class HitMatrix:
     """Hits of many configurations: ``rows[j, g, q]`` is the candidate row at rank j + 1
     of query q under configuration g (−1 past the last hit), ``raw`` its raw score.
-    Ranks come first so that measures read whole ranks (``memlab.sweep.metrics``)."""
+    Ranks come first so that measures read whole ranks (``memlab.eval.metrics``)."""
 
     rows: IntArray
     raw: FloatArray

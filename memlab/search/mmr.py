@@ -1,5 +1,10 @@
 """Maximal marginal relevance (SPEC §5). Pure.
 
+MMR is due to Carbonell & Goldstein, "The use of MMR, diversity-based reranking
+for reordering documents and producing summaries", SIGIR 1998; c0's variant
+(below) uses min–max normalised relevance and Jaccard similarity of snippet
+token sets.
+
 ``mmr_select`` runs the greedy selection for many queries at once (one row of a
 padded matrix per query, vectorised across queries); ``mmr_order`` is the same
 code for one query and returns the full greedy permutation; the caller

@@ -261,7 +261,9 @@ def fts_list_positions(x: StageInput) -> IntArray:
 
 
 def _rrf_signals(x: StageInput) -> Signals:
-    """Reciprocal rank fusion terms ``1/(k + rank)`` of each list, k = 60."""
+    """Reciprocal rank fusion terms ``1/(k + rank)`` of each list, k = 60 (Cormack,
+    Clarke & Büttcher, "Reciprocal rank fusion outperforms Condorcet and individual
+    rank learning methods", SIGIR 2009)."""
     fts_rank = fts_list_positions(x)
     fts = np.where(x.in_fts, 1.0 / (RRF_K + np.maximum(fts_rank, 1)), 0.0)
     vec = np.where(x.in_vec, 1.0 / (RRF_K + np.minimum(x.vec_pos, 10**9) + 1), 0.0)

@@ -14,9 +14,9 @@ once, and measured with vectorised measures (``memlab.eval.metrics``). Public AP
 * ``read_results`` — the table of a finished sweep folder.
 """
 
+from memlab.eval.measures import SWEEP_MEASURES
 from memlab.sweep.engine import Sweep
 from memlab.sweep.files import read_results
-from memlab.eval.measures import SWEEP_MEASURES
 from memlab.sweep.plots import plot_half_life, plot_heatmap, plot_lambda
 from memlab.sweep.results import SweepResult, best
 from memlab.sweep.runner import run_points, run_sweep

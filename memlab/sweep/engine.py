@@ -26,17 +26,16 @@ import pandas as pd
 from memlab.arrays import FloatArray
 from memlab.config import SearchConfig
 from memlab.datasets import Dataset
-from memlab.eval.measures import DEFAULT_TOKEN_BUDGET
+from memlab.eval.judgements import Judgements, judgements_for
+from memlab.eval.measures import DEFAULT_TOKEN_BUDGET, SWEEP_MEASURES
 from memlab.eval.memory import Memory
+from memlab.eval.metrics import check_measures
 from memlab.eval.prepare import Prepared, prepare_dataset
 from memlab.eval.runs import RunResult, needed_limit, run_of
 from memlab.search.candidates_batch import CandidateBatch
 from memlab.search.many import BatchArrays
 from memlab.search.pipeline import Hit
 from memlab.search.ranking import RankedBatch, rank_batch
-from memlab.eval.judgements import Judgements, judgements_for
-from memlab.eval.measures import SWEEP_MEASURES
-from memlab.eval.metrics import check_measures
 from memlab.sweep.space import SweepPoint, as_points
 from memlab.sweep.split import Split, split_queries
 from memlab.sweep.work import SweepWork, aggregate, per_query, score_chunk, scorer_of

@@ -99,7 +99,11 @@ def scored_chunks(
     futures: dict[Future[FloatArray], int] = {}
     try:
         for i, chunk in enumerate(chunks):
-            task = pool.submit(_score_installed, chunk) if own else pool.submit(score_chunk, ref, chunk)
+            task = (
+                pool.submit(_score_installed, chunk)
+                if own
+                else pool.submit(score_chunk, ref, chunk)
+            )
             futures[task] = i
         for done in as_completed(futures):
             yield futures[done], done.result()

@@ -22,11 +22,11 @@ import pandas as pd
 
 from memlab.config import SearchConfig
 from memlab.datasets import Dataset
-from memlab.eval.measures import DEFAULT_TOKEN_BUDGET
+from memlab.errors import ConfigError
+from memlab.eval.measures import DEFAULT_TOKEN_BUDGET, SWEEP_MEASURES
 from memlab.eval.prepare import Prepared
 from memlab.sweep.engine import Sweep
 from memlab.sweep.files import load_results, save_results, sweep_manifest
-from memlab.eval.measures import SWEEP_MEASURES
 from memlab.sweep.parallel import available_cores, chunk_size, chunked, scored_chunks
 from memlab.sweep.results import SweepResult, overrides_column
 from memlab.sweep.space import SweepPoint, as_points, grid, load_grid, random_configs
@@ -217,9 +217,9 @@ def _points(
 ) -> list[SweepPoint]:
     if configs is not None:
         if space is not None:
-            raise ValueError("give either a space (mapping or grid file) or configs, not both")
+            raise ConfigError("give either a space (mapping or grid file) or configs, not both")
         return as_points(configs, base)
     if space is None:
-        raise ValueError("give a space (mapping or grid file) or configs")
+        raise ConfigError("give a space (mapping or grid file) or configs")
     flat = load_grid(space) if isinstance(space, (str, Path)) else space
     return random_configs(flat, random, seed=seed, base=base) if random else grid(flat, base)

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from memlab.arrays import BoolArray
-from memlab.errors import ConfigError
+from memlab.errors import ConfigError, unknown_name
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class Split:
         if part == "all":
             return np.ones(len(query_ids), dtype=bool)
         if part not in ("dev", "holdout"):
-            raise ValueError(f"part must be 'dev', 'holdout' or 'all', got {part!r}")
+            raise ConfigError(unknown_name("part", str(part), ("dev", "holdout", "all")))
         chosen = set(self.dev if part == "dev" else self.holdout)
         return np.array([q in chosen for q in query_ids], dtype=bool)
 

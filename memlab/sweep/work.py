@@ -24,9 +24,9 @@ import numpy as np
 
 from memlab.arrays import BoolArray, FloatArray
 from memlab.config import SearchConfig
-from memlab.search.many import BatchArrays, ManyScorer
 from memlab.eval.judgements import Judgements
 from memlab.eval.metrics import Returned, compute
+from memlab.search.many import BatchArrays, ManyScorer
 
 
 @dataclass(frozen=True)
@@ -71,8 +71,7 @@ def per_query(work: SweepWork, configs: Sequence[SearchConfig]) -> dict[str, Flo
         work.measures,
         Returned.from_hits(hits.rows),
         work.judgements,
-        similarity=scorer.mean_pair_similarity,
-        pair_mean=True,
+        pair_mean=scorer.mean_pair_similarity,
         budget=work.budget,
     )
     shape = (len(configs), work.arrays.n_queries)

@@ -1,8 +1,8 @@
 """The Dream capacity notebook: how often Dream fires across a fleet, and what it costs.
 
-Thin wrappers over ``memlab.dream.simulate`` (sessions generated per user,
+Thin wrappers over ``memlab.dream.sim`` (sessions generated per user,
 then the same gate, lock and cleanup rules as Dream itself), its plots and its
-gate sweep, plus the closed-form expectation of ``memlab.dream.sim_theory`` to
+gate sweep, plus the closed-form expectation of ``memlab.dream.sim.theory`` to
 check the simulator against.
 """
 
@@ -16,10 +16,10 @@ from typing import Any
 import pandas as pd
 
 from memlab.config import DreamConfig, profile
-from memlab.dream.sim_params import SimParams
-from memlab.dream.sim_plot import plot_fleet_runs_per_hour, plot_per_user_day, plot_sweep
-from memlab.dream.sim_theory import expected_hours_between_runs, expected_sessions_per_run
-from memlab.dream.simulate import Fleet, SimResult, simulate, sweep
+from memlab.dream.sim import Fleet, SimResult, simulate, sweep
+from memlab.dream.sim.params import SimParams
+from memlab.dream.sim.plot import plot_fleet_runs_per_hour, plot_per_user_day, plot_sweep
+from memlab.dream.sim.theory import expected_hours_between_runs, expected_sessions_per_run
 from memlab.workbench.display import Panel, Plot, figure
 
 SUMMARY_ROWS = (

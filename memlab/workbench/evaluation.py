@@ -22,7 +22,7 @@ from memlab.eval.experiment import Experiment, run_experiment
 from memlab.eval.measures import DEFAULT_MEASURES
 from memlab.eval.memory import Memory
 from memlab.eval.prepare import Prepared, prepare_dataset
-from memlab.eval.runs import Run, ranker_configs
+from memlab.eval.runs import Run, named_configs
 from memlab.workbench.display import Panel
 from memlab.workbench.traces import query_trace
 
@@ -36,13 +36,10 @@ def benchmark_configs(
 
     ``mmr_lambda`` replaces the λ of the ``mmr`` ranker (0.7 by default).
     """
-    out: dict[str, SearchConfig] = {}
-    for name in runs:
-        ranker, _, prof = name.partition("@")
-        config = ranker_configs([ranker], profile(prof or profile_name).search)[ranker]
-        if ranker == "mmr" and mmr_lambda is not None:
-            config = replace(config, mmr=MmrConfig(enabled=True, lambda_=float(mmr_lambda)))
-        out[name] = config
+    out = named_configs(runs, profile_name)
+    for name, config in out.items():
+        if name.partition("@")[0] == "mmr" and mmr_lambda is not None:
+            out[name] = replace(config, mmr=MmrConfig(enabled=True, lambda_=float(mmr_lambda)))
     return out
 
 

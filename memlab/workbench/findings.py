@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -206,9 +207,18 @@ def supplement_tally(prepared: Prepared, runs: Sequence[str] = ("fts", "hybrid")
                 "returned": int((only & returned).sum()),
                 "relevant among them": int((only & relevant).sum()),
                 "relevant returned": int((only & relevant & returned).sum()),
+                "queries": batch.n_queries,
+                "queries whose hits change without it": _changed(prepared, batch, ranked),
             }
         )
     return pd.DataFrame(rows)
+
+
+def _changed(prepared: Prepared, batch: Any, ranked: Any) -> int:
+    """Queries whose returned hits differ when the supplement is switched off."""
+    off = replace(ranked.config, evergreen_supplement=False)
+    without = rank_batch(batch, off, prepared.query_now)
+    return sum(not np.array_equal(ranked.hits(q), without.hits(q)) for q in range(batch.n_queries))
 
 
 def supplement_effect(prepared: Prepared, category: str = "evergreen-crowded") -> pd.DataFrame:

@@ -18,9 +18,9 @@ from typing import Any
 import pandas as pd
 
 from memlab.embeddings.registry import get_embedder
+from memlab.eval.measures import redundancy
 from memlab.search.pipeline import Hit, SearchResult, search
 from memlab.store.layout import flush_separator
-from memlab.text import jaccard, snippet_tokens
 from memlab.workbench.demo import Demo
 from memlab.workbench.display import Panel
 from memlab.workbench.traces import short_id
@@ -139,17 +139,11 @@ def mmr_side_by_side(
         config = demo.config({**(overrides or {}), **extra})
         result = search(demo.store, query, config, demo.now, record_access=False)
         cells = [f"{short_id(h.chunk_id)} ({h.score:.2f})" for h in result.hits]
-        cells.append(f"redundancy {_redundancy(result.hits):.2f}")
+        cells.append(f"redundancy {redundancy([h.snippet for h in result.hits]) or 0.0:.2f}")
         columns[label] = cells
     depth = max(len(v) for v in columns.values())
     table = {k: v[:-1] + [""] * (depth - len(v)) + v[-1:] for k, v in columns.items()}
     return pd.DataFrame(table, index=[*range(1, depth), "redundancy"])
-
-
-def _redundancy(hits: Sequence[Hit]) -> float:
-    tokens = [snippet_tokens(h.snippet) for h in hits]
-    pairs = [jaccard(a, b) for i, a in enumerate(tokens) for b in tokens[i + 1 :]]
-    return sum(pairs) / len(pairs) if pairs else 0.0
 
 
 def access_boost_demo(demo: Demo, query: str, searches: int = 5) -> pd.DataFrame:

@@ -13,6 +13,7 @@ import pytest
 NOW = 1_767_225_600.0  # 2026-01-01T00:00:00Z
 HOUR = 3600.0
 OLD = NOW - 10 * HOUR  # quiet for longer than the 300 s grace
+WS = "proj-1234abcd"
 
 
 def add_session(ws: Path, stem: str, text: str | None = None, mtime: float = OLD) -> Path:
@@ -34,6 +35,19 @@ def ws(tmp_path: Path) -> Path:
     root = tmp_path / "memory" / "proj-1234abcd"
     for i, sid in enumerate(["aaaa1111", "bbbb2222", "cccc3333"]):
         add_session(root, f"2025-12-3{i}-work-{sid}")
+    return root
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    """A memory root whose workspace has a MEMORY.md and three quiet session logs."""
+    root = tmp_path.resolve() / "memory"
+    ws = root / WS
+    (ws / "MEMORY.md").parent.mkdir(parents=True)
+    (ws / "MEMORY.md").write_text("# Memory\n\n## Facts\n\n- API port: 8080\n")
+    for i in range(3):
+        text = f"# S\n\n## Facts\n\n- fact {i}: learned on day {i}\n"
+        add_session(ws, f"2026-01-0{i + 1}-work-{i}{i}{i}{i}aaaa", text=text)
     return root
 
 

@@ -11,11 +11,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from memlab.config import DreamConfig, profile
-from memlab.dream.sim_params import SimParams
-from memlab.dream.sim_search import first_true
-from memlab.dream.sim_theory import expected_hours_between_runs, expected_sessions_per_run
-from memlab.dream.sim_trace import generate_sessions
-from memlab.dream.simulate import Fleet, load_events, simulate, sweep
+from memlab.dream.sim import Fleet, load_events, simulate, sweep
+from memlab.dream.sim.params import SimParams
+from memlab.dream.sim.search import first_true
+from memlab.dream.sim.sessions import generate_sessions
+from memlab.dream.sim.theory import expected_hours_between_runs, expected_sessions_per_run
 from memlab.errors import ConfigError, DatasetError
 
 matplotlib.use("Agg")
@@ -136,7 +136,7 @@ def test_sweep_is_tidy_and_equals_single_runs() -> None:
 
 
 def test_plots_draw() -> None:
-    from memlab.dream.sim_plot import plot_fleet_runs_per_hour, plot_per_user_day, plot_sweep
+    from memlab.dream.sim.plot import plot_fleet_runs_per_hour, plot_per_user_day, plot_sweep
 
     params = SimParams(users=50, days=3)
     result = simulate(params, DreamConfig())
@@ -187,7 +187,7 @@ def test_first_true_matches_a_linear_scan(rows: list[list[bool]], data: st.DataO
 def test_blocks_are_invisible(monkeypatch: pytest.MonkeyPatch) -> None:
     """Users are independent and draws are keyed by fleet-wide trigger numbers, so
     simulating in blocks gives the very same attempts as one pass."""
-    import memlab.dream.simulate as sim
+    import memlab.dream.sim.fleet as sim
 
     params = SimParams(users=90, days=5, manual_share=0.1, no_reply_rate=0.1,
                        model_failure_rate=0.05)  # fmt: skip
@@ -200,10 +200,7 @@ def test_blocks_are_invisible(monkeypatch: pytest.MonkeyPatch) -> None:
     assert whole.attempts.equals(split.attempts) and whole.users.equals(split.users)
 
 
-def test_generated_blocks_concatenate(monkeypatch: pytest.MonkeyPatch) -> None:
-    import memlab.dream.simulate as sim
-
-    monkeypatch.setattr(sim, "GENERATE_USERS", 7)
+def test_generated_sessions_are_grouped_by_user() -> None:
     fleet = Fleet.generate(SimParams(users=30, days=2, subagent_share=0.2))
     (s,) = fleet.blocks
     assert s.users == 30 and set(np.unique(s.user)) <= set(range(30))

@@ -1,5 +1,5 @@
 """The vectorised simulator equals, run for run, an event-by-event reference that calls
-Dream's own gate, input, lock and response functions (``memlab.dream.sim_reference``)."""
+Dream's own gate, input, lock and response functions (``memlab.dream.sim.reference``)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,13 @@ import pytest
 
 from memlab.config import DreamConfig
 from memlab.dream.gates import periodic_check_times
-from memlab.dream.sim_acquire import COLUMNS
-from memlab.dream.sim_engine import simulate_trace
-from memlab.dream.sim_params import SimParams
-from memlab.dream.sim_reference import reference_trace
-from memlab.dream.sim_trace import MANUAL, TICK, build_trace, generate_sessions
-from memlab.dream.simulate import load_events
+from memlab.dream.sim import load_events
+from memlab.dream.sim.engine import simulate_trace
+from memlab.dream.sim.params import SimParams
+from memlab.dream.sim.reference import reference_trace
+from memlab.dream.sim.sessions import generate_sessions
+from memlab.dream.sim.state import COLUMNS
+from memlab.dream.sim.trace import MANUAL, TICK, build_trace
 
 
 def random_case(seed: int) -> tuple[SimParams, DreamConfig]:

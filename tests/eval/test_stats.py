@@ -43,6 +43,16 @@ def test_bootstrap_ci_contains_the_mean_and_is_seeded() -> None:
     assert lo < x.mean() < hi
     assert (lo, hi) == stats.bootstrap_ci(x, seed=3)
     assert all(np.isnan(v) for v in stats.bootstrap_ci([]))
+    assert stats.bootstrap_ci([0.25]) == (0.25, 0.25)
+
+
+def test_bootstrap_ci_is_the_percentile_bootstrap() -> None:
+    """scipy's percentile bootstrap draws the same resamples as the textbook version with
+    the same seed (rng.integers(0, n, (B, n))): the intervals agree to rounding."""
+    x = np.random.default_rng(2).random(40)
+    idx = np.random.default_rng(7).integers(0, len(x), size=(2000, len(x)))
+    expected = np.quantile(x[idx].mean(axis=1), [0.025, 0.975])
+    assert stats.bootstrap_ci(x, n_resamples=2000, seed=7) == pytest.approx(expected, abs=1e-12)
 
 
 def test_win_tie_loss() -> None:

@@ -134,6 +134,10 @@ def test_a_notebook_papermill_cannot_read_is_rejected(tmp_path: Path) -> None:
     cell = nbformat.v4.new_code_cell('x = 1  # one\ny = ""  # empty = none\n')
     cell.metadata["tags"] = ["parameters"]
     nb.cells = [cell]
+    nbformat.write(nb, str(tmp_path / "nameless.ipynb"))
+    with pytest.raises(ReportError, match="names no kernel"):
+        load_notebooks(["nameless"], tmp_path)
+    nb.metadata["kernelspec"] = {"name": "memlab", "display_name": "memlab", "language": "python"}
     nbformat.write(nb, str(tmp_path / "odd.ipynb"))
     with pytest.raises(
         ReportError, match="papermill cannot read parameter.*y; .*no '=' in the comment"

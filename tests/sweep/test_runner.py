@@ -172,3 +172,13 @@ def test_plots_return_figures(sweep: Sweep) -> None:
     assert len(fig.axes) == 2 and fig.axes[1].get_ylabel() == "Redundancy"
     with pytest.raises(ConfigError, match="no column 'mmr.lambda'"):
         plot_lambda(table.drop(columns=["mmr.lambda"]))
+
+
+def test_user_mistakes_are_memlab_errors(sweep: Sweep) -> None:
+    """run_sweep rejects bad input with a ConfigError (one line, exit 2 in the CLI)."""
+    with pytest.raises(ConfigError, match="not both"):
+        run_sweep(sweep, {"min_score": [0.1]}, configs=[SearchConfig()], progress=False)
+    with pytest.raises(ConfigError, match="give a space"):
+        run_sweep(sweep, progress=False)
+    with pytest.raises(ConfigError, match="unknown part 'test'"):
+        sweep.split.mask(["q"], "test")

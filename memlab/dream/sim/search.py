@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-from numpy.typing import NDArray
 
-I64 = NDArray[np.int64]
-Predicate = Callable[[I64, I64], NDArray[np.bool_]]
+from memlab.arrays import BoolArray
+from memlab.arrays import IntArray as I64
+
+Predicate = Callable[[I64, I64], BoolArray]
 
 
 def first_true(pred: Predicate, start: I64, stop: I64) -> I64:

@@ -21,10 +21,9 @@ from memlab.dream.gates import Open, SessionFile, TooFewSessions, TooSoon, Trigg
 from memlab.dream.inputs import assemble_input
 from memlab.dream.lock import holder_blocks
 from memlab.dream.response import NewMemory, Nothing, process_response
-from memlab.dream.sim_acquire import BUSY, COLUMNS, COMPLETED, FAILED, NOTHING, STALE
-from memlab.dream.sim_engine import COUNTERS
-from memlab.dream.sim_params import NO_REPLY_CHARS, SimParams, response_chars, sim_stem
-from memlab.dream.sim_trace import END, MANUAL, TICK, Trace
+from memlab.dream.sim.params import NO_REPLY_CHARS, SimParams, response_chars, sim_stem
+from memlab.dream.sim.state import BUSY, COLUMNS, COMPLETED, COUNTERS, FAILED, NOTHING, STALE
+from memlab.dream.sim.trace import END, MANUAL, TICK, Trace
 
 # (acquire time, trigger, processed stems, input bytes, content bytes, memory seen, lock seen)
 _Pending = tuple[float, int, tuple[str, ...], int, int, int, float | None]
@@ -44,19 +43,20 @@ class _User:
 
 class Reference:
     def __init__(self, trace: Trace, config: DreamConfig, params: SimParams) -> None:
-        self.T, self.config, self.params = trace, config, params
+        self.trace, self.config, self.params = trace, config, params
         self.rows: list[dict[str, float]] = []
         self.counters = {name: np.zeros(trace.users, dtype=np.int64) for name in COUNTERS}
         # the log rank of each session: its stem, and so the "current session" id
         ends = np.flatnonzero(trace.kind == END)
-        self.rank = {int(trace.sess[i]): int(j - trace.loff[self._user(int(i))])
-                     for j, i in enumerate(ends)}  # fmt: skip
+        self.rank = {
+            int(trace.sess[i]): int(j - trace.loff[self._user(int(i))]) for j, i in enumerate(ends)
+        }
 
     def _user(self, k: int) -> int:
-        return int(np.searchsorted(self.T.toff, k, side="right") - 1)
+        return int(np.searchsorted(self.trace.toff, k, side="right") - 1)
 
     def run(self) -> dict[str, np.ndarray]:
-        for u in range(self.T.users):
+        for u in range(self.trace.users):
             self._run_user(u)
         out = {c: np.array([r[c] for r in self.rows]) for c in COLUMNS}
         if not self.rows:
@@ -65,24 +65,24 @@ class Reference:
         return {c: v[order] for c, v in out.items()}
 
     def _run_user(self, u: int) -> None:
-        T = self.T
+        trace = self.trace
         state = _User(memory=self.params.memory_bytes)
-        k, stop = int(T.toff[u]), int(T.toff[u + 1])
+        k, stop = int(trace.toff[u]), int(trace.toff[u + 1])
         while k < stop or state.pending:
-            if state.pending and (k >= stop or state.pending[0][0] <= T.t[k]):
+            if state.pending and (k >= stop or state.pending[0][0] <= trace.t[k]):
                 self._acquire(u, state, heapq.heappop(state.pending))
             else:
                 self._trigger(u, state, k)
                 k += 1
 
     def _trigger(self, u: int, state: _User, k: int) -> None:
-        T, cfg = self.T, self.config
-        kind, t = int(T.kind[k]), float(T.t[k])
-        session = f"{self.rank[int(T.sess[k])]:08x}-session"
+        trace, cfg = self.trace, self.config
+        kind, t = int(trace.kind[k]), float(trace.t[k])
+        session = f"{self.rank[int(trace.sess[k])]:08x}-session"
         if kind == END:
-            j = int(T.nw[k]) - 1
-            g = int(T.loff[u]) + j
-            state.logs[sim_stem(j)] = (float(T.log_t[g]), int(T.log_bytes[g]))
+            j = int(trace.nw[k]) - 1
+            g = int(trace.loff[u]) + j
+            state.logs[sim_stem(j)] = (float(trace.log_t[g]), int(trace.log_bytes[g]))
         if kind != MANUAL:
             self.counters["checks"][u] += 1
         else:
@@ -97,28 +97,46 @@ class Reference:
             return
         memory = "m" * state.memory if state.memory else None
         built = assemble_input(
-            memory, decision.sessions, lambda stem: "x" * state.logs[stem][1],
-            max_existing_bytes=cfg.max_existing_bytes, max_input_bytes=cfg.max_input_bytes,
-        )  # fmt: skip
+            memory,
+            decision.sessions,
+            lambda stem: "x" * state.logs[stem][1],
+            max_existing_bytes=cfg.max_existing_bytes,
+            max_input_bytes=cfg.max_input_bytes,
+        )
         if not built.processed:
             self.counters["no_input"][u] += 1
             return
         content = sum(state.logs[s][1] for s in built.processed)
-        if T.u(k)[0] < self.params.model_failure_rate:
-            done = t + float(T.latency(k)[0])
-            self._row(u, k, done, FAILED, len(built.processed), built.nbytes, content,
-                      memory_chars=state.memory)  # fmt: skip
+        if trace.u(k)[0] < self.params.model_failure_rate:
+            done = t + float(trace.latency(k)[0])
+            self._row(
+                u,
+                k,
+                done,
+                FAILED,
+                len(built.processed),
+                built.nbytes,
+                content,
+                memory_chars=state.memory,
+            )
             return
-        item = (t + float(T.latency(k)[0]), k, built.processed, built.nbytes, content,
-                state.memory, state.lock_mtime)  # fmt: skip
+        item = (
+            t + float(trace.latency(k)[0]),
+            k,
+            built.processed,
+            built.nbytes,
+            content,
+            state.memory,
+            state.lock_mtime,
+        )
         heapq.heappush(state.pending, item)
 
     def _acquire(self, u: int, state: _User, item: _Pending) -> None:
-        cfg, prm, T = self.config, self.params, self.T
+        cfg, prm, trace = self.config, self.params, self.trace
         tau, k, processed, nbytes, content, seen, seen_lock = item
         counts = (len(processed), nbytes, content)
-        no_reply = T.u(k)[0] < prm.model_failure_rate + prm.no_reply_rate
-        want = NO_REPLY_CHARS if no_reply else response_chars(seen, content, prm, cfg)
+        no_reply = trace.u(k)[0] < prm.model_failure_rate + prm.no_reply_rate
+        want = NO_REPLY_CHARS if no_reply else int(response_chars(seen, content, prm, cfg))
         pid = 1 if state.lock_pid else None
         mtime = 0.0 if state.lock_mtime is None else state.lock_mtime
         if holder_blocks(pid, mtime, tau, cfg.stale_lock_secs, lambda _: tau < state.holder_until):
@@ -130,7 +148,7 @@ class Reference:
             return
         state.lock_mtime = tau
         state.lock_pid = True
-        state.holder_until = max(float(T.alive(k)[0]), tau + prm.linger_secs)
+        state.holder_until = max(float(trace.alive(k)[0]), tau + prm.linger_secs)
         if no_reply:
             if not isinstance(process_response("NO_REPLY", cfg.max_response_chars), Nothing):
                 raise AssertionError("NO_REPLY must be nothing to consolidate")
@@ -149,11 +167,21 @@ class Reference:
             else:
                 del state.logs[stem]
                 deleted += 1
-        duplicate = state.last_done > T.t[k]
+        duplicate = state.last_done > trace.t[k]
         state.last_done = tau
-        self._row(u, k, tau, COMPLETED, *counts, deleted=deleted, kept_active=active,
-                  memory_chars=state.memory, response_chars=want,
-                  truncated=int(result.truncated), duplicate=int(duplicate))  # fmt: skip
+        self._row(
+            u,
+            k,
+            tau,
+            COMPLETED,
+            *counts,
+            deleted=deleted,
+            kept_active=active,
+            memory_chars=state.memory,
+            response_chars=want,
+            truncated=int(result.truncated),
+            duplicate=int(duplicate),
+        )
 
     def _row(
         self,
@@ -166,9 +194,17 @@ class Reference:
         content: int,
         **extra: int,
     ) -> None:
-        row = {"user": u, "trigger": k, "kind": int(self.T.kind[k]), "t": float(self.T.t[k]),
-               "acquire": float(acquire), "outcome": outcome, "sessions": sessions,
-               "input_bytes": nbytes, "content_bytes": content}  # fmt: skip
+        row = {
+            "user": u,
+            "trigger": k,
+            "kind": int(self.trace.kind[k]),
+            "t": float(self.trace.t[k]),
+            "acquire": float(acquire),
+            "outcome": outcome,
+            "sessions": sessions,
+            "input_bytes": nbytes,
+            "content_bytes": content,
+        }
         for c in COLUMNS[9:]:
             row[c] = extra.get(c, 0)
         self.rows.append(row)

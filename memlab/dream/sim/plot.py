@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from memlab.dream.simulate import SimResult, hourly
+from memlab.dream.sim.summary import SimResult, hourly
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -45,8 +45,13 @@ def plot_per_user_day(result: SimResult, column: str = "runs", ax: Axes | None =
     return ax
 
 
-def plot_sweep(df: pd.DataFrame, x: str, y: str = "runs_per_user_day_mean",
-               hue: str | None = None, ax: Axes | None = None) -> Axes:  # fmt: skip
+def plot_sweep(
+    df: pd.DataFrame,
+    x: str,
+    y: str = "runs_per_user_day_mean",
+    hue: str | None = None,
+    ax: Axes | None = None,
+) -> Axes:
     """A sweep result: ``y`` against ``x``, one line per value of ``hue``."""
     ax = _axes(ax)
     groups = df.groupby(hue) if hue else [(None, df)]

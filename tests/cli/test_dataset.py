@@ -7,8 +7,7 @@ from pathlib import Path
 import pytest
 
 from memlab.cli import main
-
-from .conftest import FIXTURES
+from tests.datasets.conftest import FIXTURES
 
 
 def test_validate_info_digest(tiny: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 
 from memlab.cli import main
-
-from .conftest import agent_md, write
+from tests.agents.conftest import agent_md, write
 
 
 @pytest.fixture

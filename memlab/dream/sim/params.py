@@ -30,6 +30,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
+from numpy.typing import ArrayLike
+
+from memlab.arrays import IntArray as Ints
 from memlab.config import DreamConfig
 from memlab.dream.inputs import EXISTING_HEADER, SESSION_SEPARATOR, session_header
 from memlab.errors import ConfigError, unknown_name
@@ -38,11 +42,13 @@ from memlab.timefmt import DAY
 ARRIVALS = ("poisson", "diurnal", "weekly")
 START = 1_767_571_200.0  # 2026-01-05T00:00:00Z, a Monday
 
-# Relative session arrival intensity per hour of the day (UTC) and per weekday (Mon first).
-DIURNAL = (
-    0.1, 0.05, 0.05, 0.05, 0.05, 0.1, 0.3, 0.6, 1.2, 1.8, 2.0, 1.9,
-    1.3, 1.7, 2.0, 2.0, 1.8, 1.5, 1.0, 0.8, 0.7, 0.6, 0.4, 0.2,
-)  # fmt: skip
+# Relative session arrival intensity per hour of the day (UTC, 00 h first) and per
+# weekday (Monday first).
+DIURNAL = tuple(
+    float(x)
+    for x in """0.1 0.05 0.05 0.05 0.05 0.1 0.3 0.6 1.2 1.8 2.0 1.9
+                1.3 1.7  2.0  2.0  1.8  1.5 1.0 0.8 0.7 0.6 0.4 0.2""".split()
+)
 WEEKDAYS = (1.2, 1.2, 1.2, 1.2, 1.1, 0.3, 0.2)
 
 
@@ -112,24 +118,31 @@ class SimParams:
         return self.start + self.days * DAY
 
 
-def existing_block_bytes(memory_bytes: int, config: DreamConfig) -> int:
+# The model rules below take numbers or numpy arrays (the engine passes one value per
+# user, the reference one value) and return int64 values.
+
+
+def existing_block_bytes(memory_bytes: ArrayLike, config: DreamConfig) -> Ints:
     """Bytes of the existing-memory block of the input (0 when there is no memory)."""
-    if memory_bytes <= 0:
-        return 0
-    return EXISTING_COST + min(memory_bytes, config.max_existing_bytes)
+    memory = np.asarray(memory_bytes, dtype=np.int64)
+    return np.where(memory > 0, EXISTING_COST + np.minimum(memory, config.max_existing_bytes), 0)
 
 
 def response_chars(
-    memory_bytes: int, content_bytes: int, params: SimParams, config: DreamConfig
-) -> int:
-    """Length of the model's answer before truncation (ASCII: characters = bytes)."""
-    seen = min(memory_bytes, config.max_existing_bytes)
-    return max(3, seen + math.ceil(params.memory_growth * content_bytes))
+    memory_bytes: ArrayLike, content_bytes: ArrayLike, params: SimParams, config: DreamConfig
+) -> Ints:
+    """Length of the model's answer before truncation (ASCII: characters = bytes): what it
+    saw of the existing memory plus ``memory_growth`` × the new session bytes, at least 3."""
+    seen = np.minimum(np.asarray(memory_bytes, dtype=np.int64), config.max_existing_bytes)
+    grown = np.ceil(params.memory_growth * np.asarray(content_bytes)).astype(np.int64)
+    return np.maximum(3, seen + grown)
 
 
-def input_tokens(input_bytes: int, params: SimParams) -> int:
-    return math.ceil(input_bytes / params.bytes_per_token) + params.prompt_tokens
+def input_tokens(input_bytes: ArrayLike, params: SimParams) -> Ints:
+    """Tokens sent with a call: its input plus the instructions."""
+    tokens = np.ceil(np.asarray(input_bytes) / params.bytes_per_token).astype(np.int64)
+    return tokens + params.prompt_tokens
 
 
-def output_tokens(chars: int, params: SimParams) -> int:
-    return math.ceil(chars / params.bytes_per_token)
+def output_tokens(chars: ArrayLike, params: SimParams) -> Ints:
+    return np.ceil(np.asarray(chars) / params.bytes_per_token).astype(np.int64)

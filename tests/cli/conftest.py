@@ -1,0 +1,11 @@
+"""Fixtures of the command-line tests: the memories, projects and datasets the commands
+run on come from the tests of the subpackage each command drives."""
+
+from __future__ import annotations
+
+from tests.agents.conftest import home, repo
+from tests.datasets.conftest import tiny
+from tests.dream.conftest import root
+from tests.sweep.conftest import _isolated_cache, evalmini, evalmini_path
+
+__all__ = ["_isolated_cache", "evalmini", "evalmini_path", "home", "repo", "root", "tiny"]
