@@ -143,6 +143,7 @@ class Prepared:
         with GroupReplay(g, memory or self.memory, work / "w", self.embedder) as replay:
             replay.advance(at)
             replay.refresh()
+            replay.materialise()
             yield replay.store
         work.rmdir()
 

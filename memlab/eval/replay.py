@@ -10,6 +10,11 @@ mtimes and the lock's mtime, then ``memlab.dream.run`` with the offline
 deterministic consolidator (input assembly, lock, response processing, write,
 cleanup after the 300 s grace, index update with ``dream.memory_source``).
 
+Without Dream nothing but the index reads the working copy, so the files are
+kept in memory and indexed from there (the same bytes, checks and text as read
+back from disk; ``materialise`` writes them out for a caller that wants them):
+writing thousands of small files costs more than indexing them.
+
 Every session is its own process in c0, so the lock holds the PID of a
 finished process (``REPLAY_PID``: no process can have it); its mtime is the
 logical time. Nothing here reads the wall clock.
@@ -22,6 +27,7 @@ embeds the new ones, so vec0 KNN sees exactly what ``search()`` would.
 from __future__ import annotations
 
 import logging
+import math
 import os
 import shutil
 from dataclasses import dataclass
@@ -29,6 +35,7 @@ from pathlib import Path, PurePosixPath
 from types import TracebackType
 
 from memlab.datasets import Event, MemoryGroup
+from memlab.datasets.resolve import ChunkIndex
 from memlab.dream.gates import Trigger
 from memlab.dream.lock import MAX_PID, DreamLock
 from memlab.dream.offline import OfflineConsolidator
@@ -38,6 +45,7 @@ from memlab.embeddings.base import EmbeddingProvider, checked_embed
 from memlab.errors import EmbeddingError
 from memlab.eval.memory import Memory
 from memlab.store import vectors
+from memlab.store.files import Skip, decode_memory_bytes
 from memlab.store.index import IndexedChunk
 from memlab.store.layout import LOCK_FILE, MEMORY_FILE, SESSIONS_DIR
 from memlab.store.store import MemoryStore
@@ -60,6 +68,13 @@ class DreamRecord:
     detail: str
     processed: tuple[str, ...] = ()
     deleted: tuple[str, ...] = ()
+
+
+def logical_mtime_ns(at: float) -> int:
+    """The mtime (ns) of a file replayed at logical time ``at`` — what ``os.utime`` sets
+    for ``at`` seconds (the fraction floored to whole nanoseconds)."""
+    seconds = math.floor(at)
+    return seconds * 1_000_000_000 + math.floor((at - seconds) * 1e9)
 
 
 class GroupReplay:
@@ -93,6 +108,9 @@ class GroupReplay:
         )
         self.layout = self.store.layout
         self.by_path: dict[str, list[IndexedChunk]] = {}
+        self._chunks: ChunkIndex | None = None
+        self.contents: dict[str, bytes] = {}  # the files, when they are not written out
+        self.mtimes: dict[str, int] = {}
         self.touched: set[str] = set()
         self.dreams: list[DreamRecord] = []
         self.missing_vectors: list[str] = []  # chunk texts that could not be embedded
@@ -142,6 +160,14 @@ class GroupReplay:
                     self._dream(event)
 
     def _apply(self, event: Event) -> None:
+        if self._lock is not None:  # Dream reads and writes the files: keep them on disk
+            self._apply_on_disk(event)
+        else:
+            self._apply_in_memory(event)
+        self.touched.add(event.path)
+        self.applied += 1
+
+    def _apply_on_disk(self, event: Event) -> None:
         path = self.layout.abs(event.path)
         if event.action == "delete":
             path.unlink(missing_ok=True)
@@ -149,10 +175,37 @@ class GroupReplay:
             path.parent.mkdir(parents=True, exist_ok=True)
             with open(path, "ab" if event.action == "append" else "wb") as fh:
                 fh.write(event.data())
-            os.utime(path, (event.at, event.at))
+            ns = logical_mtime_ns(event.at)
+            os.utime(path, ns=(ns, ns))
         self.store.index.reindex_file(event.path, None, event.at)
-        self.touched.add(event.path)
-        self.applied += 1
+
+    def _apply_in_memory(self, event: Event) -> None:
+        """The same change without the file: nothing but the index reads the working copy
+        when Dream is off, so the content is kept here and indexed as read from disk
+        (``decode_memory_bytes``: the same checks and text)."""
+        if event.action == "delete":
+            self.contents.pop(event.path, None)
+            gone = Skip("file no longer exists", gone=True)
+            self.store.index.reindex_content(event.path, gone, None, event.at)
+            return
+        data = event.data()
+        if event.action == "append":
+            data = self.contents.get(event.path, b"") + data
+        self.contents[event.path] = data
+        self.mtimes[event.path] = logical_mtime_ns(event.at)
+        limit = self.store.index.config.max_file_bytes
+        read = decode_memory_bytes(data, len(data), logical_mtime_ns(event.at), limit)
+        self.store.index.reindex_content(event.path, read, None, event.at)
+
+    def materialise(self) -> None:
+        """Write the files kept in memory into the working copy (for a caller that reads
+        the memory from disk, e.g. a search that syncs)."""
+        for rel, data in self.contents.items():
+            path = self.layout.abs(rel)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+            ns = self.mtimes[rel]
+            os.utime(path, ns=(ns, ns))
 
     def _dream(self, event: Event) -> None:
         """SPEC §7.2: a (non-sub-agent) session ends → the gates, and maybe one run."""
@@ -202,9 +255,13 @@ class GroupReplay:
         if not self.touched:
             return changed
         current: list[IndexedChunk] = []
+        self._chunks = None
+        read: dict[str, list[IndexedChunk]] = {}
+        for chunk in self.store.index.chunks(self.touched):  # one read for every path
+            read.setdefault(chunk.path, []).append(chunk)
         for rel in sorted(self.touched):
             old = {c.chunk_id: c.hash for c in self.by_path.get(rel, ())}
-            rows = self.store.index.chunks([rel])
+            rows = read.get(rel, [])
             if rows:
                 self.by_path[rel] = rows
             else:
@@ -217,9 +274,13 @@ class GroupReplay:
             self._embed([c for c in current if c.chunk_id not in have])
         return changed
 
-    def chunks(self) -> list[IndexedChunk]:
-        """Every chunk of the memory as of the last ``refresh``, by path."""
-        return [c for rel in sorted(self.by_path) for c in self.by_path[rel]]
+    def chunks(self) -> ChunkIndex:
+        """Every chunk of the memory as of the last ``refresh``, by path, indexed for
+        resolving targets (rebuilt only after a refresh that read something back)."""
+        if self._chunks is None:
+            every = [c for rel in sorted(self.by_path) for c in self.by_path[rel]]
+            self._chunks = ChunkIndex(every)
+        return self._chunks
 
     def _embed(self, chunks: list[IndexedChunk]) -> None:
         if self.embedder is None or not chunks:

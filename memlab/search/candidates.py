@@ -33,10 +33,13 @@ log = logging.getLogger("memlab")
 _FTS_SQL = (
     "SELECT rowid, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank, rowid LIMIT ?"
 )
+# The evergreen rows are picked by rowid before FTS5 computes a rank, so only they are
+# ranked (bm25 uses the whole table's statistics either way: the same ranks as ranking
+# every match and filtering after, at the cost of the few evergreen rows).
 _SUPPLEMENT_SQL = (
-    "SELECT f.rowid, f.rank FROM chunks_fts AS f JOIN chunks AS c ON c.rowid = f.rowid "
-    f"WHERE chunks_fts MATCH ? AND c.source IN ({', '.join('?' * len(EVERGREEN_SOURCES))}) "
-    "ORDER BY f.rank, f.rowid LIMIT ?"
+    "SELECT rowid, rank FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid IN "
+    f"(SELECT rowid FROM chunks WHERE source IN ({', '.join('?' * len(EVERGREEN_SOURCES))})) "
+    "ORDER BY rank, rowid LIMIT ?"
 )
 _FEATURES_SQL = (
     "SELECT rowid, id, path, start_line, end_line, text, source, created_at, access_count "

@@ -57,6 +57,14 @@ def read_memory_file(layout: MemoryLayout, rel: str, max_bytes: int) -> FileText
         return Skip(f"cannot read: {exc.strerror or exc}")
     if len(data) > max_bytes:
         return Skip(f"file grew over the {max_bytes}-byte limit while reading")
+    return decode_memory_bytes(data, st.st_size, st.st_mtime_ns, max_bytes)
+
+
+def decode_memory_bytes(data: bytes, size: int, mtime_ns: int, max_bytes: int) -> FileText | Skip:
+    """A memory file's bytes as text, or why it is skipped (over the size limit, binary,
+    not UTF-8); a leading BOM is dropped. ``read_memory_file`` reads, this decides."""
+    if len(data) > max_bytes:
+        return Skip(f"file is {len(data)} bytes, over the {max_bytes}-byte limit")
     if b"\x00" in data:
         return Skip("binary file (contains NUL bytes)")
     try:
@@ -65,7 +73,7 @@ def read_memory_file(layout: MemoryLayout, rel: str, max_bytes: int) -> FileText
         return Skip(f"not valid UTF-8 (byte {exc.start}); re-save the file as UTF-8")
     if text.startswith("\ufeff"):
         text = text[1:]
-    return FileText(text, st.st_size, st.st_mtime_ns)
+    return FileText(text, size, mtime_ns)
 
 
 def filename_date(rel: str, mtime_ns: int) -> float:

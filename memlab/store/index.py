@@ -163,8 +163,15 @@ class MemoryIndex:
     ) -> FileOutcome:
         """Bring the chunks of one file up to date (SPEC §2.2), in one transaction."""
         rel = self.layout.rel(path)
-        now = self.clock() if now is None else now
         read = read_memory_file(self.layout, rel, self.config.max_file_bytes)
+        return self.reindex_content(rel, read, source, now)
+
+    def reindex_content(
+        self, rel: str, read: FileText | Skip, source: str | None = None, now: float | None = None
+    ) -> FileOutcome:
+        """``reindex_file`` on a file's content already read (``read_memory_file``, or
+        ``decode_memory_bytes`` on bytes held in memory, as a replay does)."""
+        now = self.clock() if now is None else now
         if isinstance(read, Skip):
             if read.gone:
                 removed = self.delete_path(rel)
@@ -308,8 +315,11 @@ class MemoryIndex:
             rows = self.db.execute(sql + order).fetchall()
         else:
             rows = []
-            for rel in sorted(set(paths)):
-                rows += self.db.execute(sql + " WHERE path = ?" + order, (rel,)).fetchall()
+            wanted = sorted(set(paths))
+            for start in range(0, len(wanted), 500):  # SQLite's variable limit, with room
+                part = wanted[start : start + 500]
+                marks = ",".join("?" * len(part))
+                rows += self.db.execute(sql + f" WHERE path IN ({marks})" + order, part).fetchall()
         return [IndexedChunk(*row) for row in rows]
 
     def stats(self) -> IndexStats:
