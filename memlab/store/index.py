@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +44,16 @@ class FileOutcome:
     updated: int = 0
     removed: int = 0
     reason: str = ""
+
+
+@dataclass(frozen=True)
+class FileChunks:
+    """A file read and chunked (or why it is skipped), its chunks' hashes beside them."""
+
+    rel: str
+    read: FileText | Skip
+    chunks: list[Chunk]
+    hashes: list[str]
 
 
 @dataclass(frozen=True)
@@ -162,16 +173,61 @@ class MemoryIndex:
         self, path: str | Path, source: str | None = None, now: float | None = None
     ) -> FileOutcome:
         """Bring the chunks of one file up to date (SPEC §2.2), in one transaction."""
-        rel = self.layout.rel(path)
-        read = read_memory_file(self.layout, rel, self.config.max_file_bytes)
-        return self.reindex_content(rel, read, source, now)
+        return self._apply(self.read_chunked(self.layout.rel(path)), source, now)
+
+    def reindex_files(self, paths: Iterable[str], now: float | None = None) -> list[FileOutcome]:
+        """``reindex_file`` for many root-relative paths, in order. Reading and chunking
+        (``read_chunked``: no SQL) run one file ahead on a helper thread while SQLite
+        writes the previous one (it releases the GIL), so the two overlap."""
+        wanted = list(paths)
+        existing = self._existing(wanted)  # one query for the batch, not one per file
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="memlab-read") as reader:
+            return [
+                self._apply(f, None, now, existing.get(f.rel, {}))
+                for f in reader.map(self.read_chunked, wanted)
+            ]
+
+    def _existing(self, paths: list[str]) -> dict[str, dict[str, tuple[int, str, str]]]:
+        """path → {chunk id: (rowid, hash, text)} of the chunks indexed for ``paths``."""
+        out: dict[str, dict[str, tuple[int, str, str]]] = {}
+        for start in range(0, len(paths), 500):
+            part = paths[start : start + 500]
+            sql = (
+                "SELECT path, id, rowid, hash, text FROM chunks "
+                f"WHERE path IN ({','.join('?' * len(part))})"
+            )
+            for path, cid, rowid, digest, text in self.db.execute(sql, part):
+                out.setdefault(path, {})[cid] = (rowid, digest, text)
+        return out
 
     def reindex_content(
         self, rel: str, read: FileText | Skip, source: str | None = None, now: float | None = None
     ) -> FileOutcome:
         """``reindex_file`` on a file's content already read (``read_memory_file``, or
         ``decode_memory_bytes`` on bytes held in memory, as a replay does)."""
+        return self._apply(self.read_chunked(rel, read), source, now)
+
+    def read_chunked(self, rel: str, read: FileText | Skip | None = None) -> FileChunks:
+        """A file read (unless ``read`` is given) and chunked, with its chunks' hashes:
+        everything of a reindex that does not touch the database."""
+        if read is None:
+            read = read_memory_file(self.layout, rel, self.config.max_file_bytes)
+        if isinstance(read, Skip):
+            return FileChunks(rel, read, [], [])
+        chunks = chunk_markdown(
+            read.text, self.config.chunking.max_bytes, self.config.chunking.overlap_chars
+        )
+        return FileChunks(rel, read, chunks, [c.hash for c in chunks])
+
+    def _apply(
+        self,
+        file: FileChunks,
+        source: str | None,
+        now: float | None,
+        existing: dict[str, tuple[int, str, str]] | None = None,
+    ) -> FileOutcome:
         now = self.clock() if now is None else now
+        rel, read = file.rel, file.read
         if isinstance(read, Skip):
             if read.gone:
                 removed = self.delete_path(rel)
@@ -181,32 +237,31 @@ class MemoryIndex:
             self._warn(f"skipped {rel}: {read.reason}")
             return FileOutcome(rel, "skipped", reason=read.reason)
         source = source or self.layout.classify_source(rel)
-        chunks = chunk_markdown(
-            read.text, self.config.chunking.max_bytes, self.config.chunking.overlap_chars
-        )
         created = (
             now if self.config.created_at_rule == "insert" else filename_date(rel, read.mtime_ns)
         )
         with self.transaction():
-            outcome = self._apply_chunks(rel, chunks, source, now, created)
+            if existing is None:
+                existing = self._existing([rel]).get(rel, {})
+            outcome = self._apply_chunks(rel, file, existing, source, now, created)
             self._record_file(rel, read, now)
         return outcome
 
     def _apply_chunks(
-        self, rel: str, chunks: list[Chunk], source: str, now: float, created: float
+        self,
+        rel: str,
+        file: FileChunks,
+        existing: dict[str, tuple[int, str, str]],
+        source: str,
+        now: float,
+        created: float,
     ) -> FileOutcome:
-        existing = {
-            row[0]: (row[1], row[2], row[3])
-            for row in self.db.execute(
-                "SELECT id, rowid, hash, text FROM chunks WHERE path = ?", (rel,)
-            )
-        }
         outcome = FileOutcome(rel, "indexed")
         produced: set[str] = set()
-        for i, chunk in enumerate(chunks):
+        new_rows: list[tuple[Any, ...]] = []
+        for i, (chunk, digest) in enumerate(zip(file.chunks, file.hashes, strict=True)):
             cid = f"{rel}:{i}"
             produced.add(cid)
-            digest = chunk.hash
             if cid in existing:
                 rowid, old_hash, old_text = existing[cid]
                 if old_hash == digest:
@@ -221,23 +276,10 @@ class MemoryIndex:
                 vectors.delete_vectors(self, [cid])
                 outcome.updated += 1
             else:
-                cur = self.db.execute(
-                    "INSERT INTO chunks(id, path, start_line, end_line, text, hash, source, "
-                    "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        cid,
-                        rel,
-                        chunk.start_line,
-                        chunk.end_line,
-                        chunk.text,
-                        digest,
-                        source,
-                        created,
-                        now,
-                    ),
-                )
-                self._fts_insert(cur.lastrowid, chunk.text)
-                outcome.added += 1
+                row = (cid, rel, chunk.start_line, chunk.end_line, chunk.text, digest, source)
+                new_rows.append((*row, created, now))
+        self._insert_chunks(new_rows)
+        outcome.added = len(new_rows)
         stale = [(cid, v[0], v[2]) for cid, v in existing.items() if cid not in produced]
         self._delete_rows(stale)
         outcome.removed = len(stale)
@@ -264,6 +306,36 @@ class MemoryIndex:
             self._fts_delete(rowid, text)
         vectors.delete_vectors(self, [cid for cid, _, _ in rows])
         self.db.executemany("DELETE FROM chunks WHERE rowid = ?", [(r[1],) for r in rows])
+
+    def _insert_chunks(self, rows: list[tuple[Any, ...]]) -> None:
+        """Insert new chunk rows and their FTS rows, each in one statement (AUTOINCREMENT
+        numbers the new rows on from the table's sequence, one by one)."""
+        if not rows:
+            return
+        first = self._sequence() + 1
+        self.db.executemany(
+            "INSERT INTO chunks(id, path, start_line, end_line, text, hash, source, "
+            "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+        if self._sequence() == first + len(rows) - 1:
+            rowids = list(range(first, first + len(rows)))
+        else:  # not numbered on from the sequence (never with memlab's schema): look up
+            found = dict(
+                self.db.execute(
+                    f"SELECT id, rowid FROM chunks WHERE id IN ({','.join('?' * len(rows))})",
+                    [row[0] for row in rows],
+                )
+            )
+            rowids = [found[row[0]] for row in rows]
+        self.db.executemany(
+            "INSERT INTO chunks_fts(rowid, text) VALUES (?, ?)",
+            [(rowid, row[4]) for rowid, row in zip(rowids, rows, strict=True)],
+        )
+
+    def _sequence(self) -> int:
+        seq = self.db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'chunks'").fetchone()
+        return int(seq[0]) if seq else 0
 
     def _fts_insert(self, rowid: int, text: str) -> None:
         self.db.execute("INSERT INTO chunks_fts(rowid, text) VALUES (?, ?)", (rowid, text))
