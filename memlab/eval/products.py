@@ -21,7 +21,7 @@ from memlab.eval.memory import Memory
 from memlab.eval.timeline import GroupProduct
 from memlab.store.schema import SCHEMA_VERSION
 
-REPLAY_FORMAT = 1
+REPLAY_FORMAT = 2  # 2: files without Dream replayed in memory (mtimes in whole ns)
 
 
 def product_key(

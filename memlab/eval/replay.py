@@ -44,6 +44,7 @@ from memlab.dream.write import writer_for
 from memlab.embeddings.base import EmbeddingProvider, checked_embed
 from memlab.errors import EmbeddingError
 from memlab.eval.memory import Memory
+from memlab.search.vector_batch import VectorMatrix
 from memlab.store import vectors
 from memlab.store.files import Skip, decode_memory_bytes
 from memlab.store.index import IndexedChunk
@@ -106,6 +107,8 @@ class GroupReplay:
         self.embedder = (
             embedder if embedder is not None and vectors.usable(self.store.index) else None
         )
+        # the chunk vectors in memory, for every query of a moment at once (evaluation)
+        self.vectors = VectorMatrix(self.store.index) if self.embedder is not None else None
         self.layout = self.store.layout
         self.by_path: dict[str, list[IndexedChunk]] = {}
         self._chunks: ChunkIndex | None = None
@@ -255,6 +258,7 @@ class GroupReplay:
         if not self.touched:
             return changed
         current: list[IndexedChunk] = []
+        before = {c.chunk_id for rel in self.touched for c in self.by_path.get(rel, ())}
         self._chunks = None
         read: dict[str, list[IndexedChunk]] = {}
         for chunk in self.store.index.chunks(self.touched):  # one read for every path
@@ -272,6 +276,9 @@ class GroupReplay:
         if self.embedder is not None:  # every chunk of a touched path that has no vector
             have = vectors.with_vectors(self.store.index, [c.chunk_id for c in current])
             self._embed([c for c in current if c.chunk_id not in have])
+        if self.vectors is not None:
+            now = [c.chunk_id for c in current]
+            self.vectors.update(now, before - set(now))
         return changed
 
     def chunks(self) -> ChunkIndex:
