@@ -21,7 +21,6 @@ __version__ = "0.1.0"
 
 _EXPORTS = {
     "MemoryStore": "memlab.store.store",
-    "search": "memlab.search.pipeline",
     "SearchConfig": "memlab.config",
     "MemlabConfig": "memlab.config",
     "profile": "memlab.config",
@@ -31,7 +30,13 @@ _EXPORTS = {
     "MemlabError": "memlab.errors",
 }
 
-__all__ = ["__version__", *_EXPORTS]
+__all__ = ["__version__", "search", *_EXPORTS]
+
+# ``search`` is the sub-package ``memlab.search``, which is callable as the search
+# function (see its docstring): importing it here binds the name once, so no later
+# import of a ``memlab.search.*`` module can change what ``from memlab import search``
+# gives. The package's ``__init__`` is tiny; the pipeline loads on the first call.
+from memlab import search as search  # noqa: E402
 
 
 def __getattr__(name: str) -> Any:

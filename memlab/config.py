@@ -24,6 +24,8 @@ from memlab.sources import DREAM, WORKSPACE
 TOKENIZERS = ("unicode61", "porter", "trigram")
 CREATED_AT_RULES = ("insert", "filename-date")
 DREAM_MEMORY_SOURCES = (DREAM, WORKSPACE)  # where Dream files the new MEMORY.md
+KEYWORD_MODES = ("c0", "index")
+MAX_RESULTS = 100_000  # beyond any use; keeps candidate limits inside SQLite's integers
 
 
 @dataclass(frozen=True)
@@ -87,10 +89,28 @@ class SearchConfig:
     evergreen_supplement: bool = True
     # Use the vector path when an embedder and sqlite-vec are available.
     vectors: bool = True
+    # "c0": Python's \w keywords (c0); "index": read the query with the index's own
+    # tokenizer, LIKE for short trigram keywords (memlab option; search/query_terms.py).
+    keywords: str = "c0"
 
     def __post_init__(self) -> None:
-        _check(self.max_results >= 1, "max_results must be >= 1")
-        _check(self.candidate_multiplier >= 1, "candidate_multiplier must be >= 1")
+        _check(
+            1 <= self.max_results <= MAX_RESULTS,
+            f"max_results must be >= 1 (and at most {MAX_RESULTS}), got {self.max_results!r}",
+        )
+        _check(
+            1 <= self.candidate_multiplier <= 1000,
+            "candidate_multiplier must be >= 1 (and at most 1000), "
+            f"got {self.candidate_multiplier!r}",
+        )
+        half_life = self.half_life_days
+        _check(
+            half_life is None or not math.isnan(half_life),
+            "half_life_days must be a number of days or null (no decay), not NaN",
+        )
+        _check(not math.isnan(self.mmr.lambda_), "mmr.lambda must be a number, not NaN")
+        if self.keywords not in KEYWORD_MODES:
+            raise ConfigError(unknown_name("keywords", self.keywords, KEYWORD_MODES))
         for name in ("min_score", "vector_weight", "text_weight"):
             value = getattr(self, name)
             _check(math.isfinite(value), f"{name} must be a finite number, got {value!r}")

@@ -12,6 +12,7 @@ Pure; nothing here reads the clock.
 
 from __future__ import annotations
 
+import math
 from datetime import datetime, timezone
 
 from memlab.errors import ConfigError
@@ -55,9 +56,13 @@ def parse_time(value: str | None) -> float | None:
         return None
     raw = value.strip()
     try:
-        return float(raw)
+        seconds = float(raw)
     except ValueError:
         pass
+    else:
+        if not math.isfinite(seconds):
+            raise ConfigError(f"time '{value}' is not a finite number of unix seconds")
+        return seconds
     try:
         moment = _from_iso(raw)
     except ValueError:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -10,6 +11,15 @@ import pytest
 from memlab.store.store import MemoryStore
 
 WS = "proj-1234abcd"
+README = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text().split())
+
+
+def readme_says(text: str) -> bool:
+    """Does the README say ``text`` (whitespace-insensitive)? Tests that compute a figure
+    the README quotes check the sentence with it."""
+    return " ".join(text.split()) in README
+
+
 DAY = 86400.0
 T0 = 1_767_225_600.0  # 2026-01-01T00:00:00Z
 
@@ -40,7 +50,16 @@ def memory(tmp_path: Path) -> Path:
         f"{WS}/sessions/2026-01-05-deploy-bbbb2222.md",
         "# Deploy\n\nDeployed the API with the new rate limits.\n",
     )
+    backdate(root)
     return root
+
+
+def backdate(root: Path, when: float = T0 - DAY) -> None:
+    """Give every file under ``root`` an old mtime: the racy-timestamp rule re-reads files
+    written less than 2 s before they were indexed, which tests of "nothing changed" avoid."""
+    for path in root.rglob("*"):
+        if path.is_file() and not path.is_symlink():
+            os.utime(path, (when, when))
 
 
 @pytest.fixture

@@ -31,6 +31,8 @@ def loads(text: str) -> dict[str, Any]:
         data: dict[str, Any] = _tomllib.loads(text)
     except ValueError as exc:  # TOMLDecodeError subclasses ValueError in both parsers
         raise TomlSyntaxError(_WHERE.sub("", str(exc)), _error_line(exc, text)) from exc
+    except RecursionError:
+        raise TomlSyntaxError("nested too deeply to read; flatten it", None) from None
     return data
 
 

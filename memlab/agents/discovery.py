@@ -129,6 +129,11 @@ def project_dirs(cwd: Path) -> list[Path]:
     return dirs
 
 
+def project_root(cwd: Path) -> Path:
+    """The project's top directory: the git root above cwd, else cwd itself."""
+    return project_dirs(cwd)[-1]
+
+
 def agent_search_path(cwd: Path, grok_home: Path) -> list[tuple[Tier, Path | None]]:
     """The places searched for agents, in precedence order (None = the built-ins)."""
     path: list[tuple[Tier, Path | None]] = []
@@ -144,9 +149,12 @@ def discover_agents(
     cwd: Path, grok_home: Path | None = None, env: Mapping[str, str] | None = None
 ) -> Catalog[AgentDefinition]:
     """Every agent visible from ``cwd``, after precedence (module docstring)."""
-    searched = agent_search_path(cwd, resolve_grok_home(grok_home, env))
+    home = resolve_grok_home(grok_home, env)
+    searched = agent_search_path(cwd, home)
+    root = {Tier.PROJECT: project_root(cwd), Tier.USER: home, Tier.BUNDLED: home}
     layers: list[Layer[AgentDefinition]] = [
-        (tier, d, BUILTIN_AGENTS if d is None else load_agents_dir(d)) for tier, d in searched
+        (tier, d, BUILTIN_AGENTS if d is None else load_agents_dir(d, root[tier]))
+        for tier, d in searched
     ]
     return Catalog("agent type", _collect(layers, _protect_builtins), tuple(searched))
 
@@ -182,14 +190,16 @@ def _discover_named(
     grok_home: Path | None,
     env: Mapping[str, str] | None,
     inline: list[T],
-    load: Callable[[Path], list[T]],
+    load: Callable[[Path, Path], list[T]],
     config: AgentsConfig | None,
 ) -> Catalog[T]:
+    home = resolve_grok_home(grok_home, env)
     searched: list[tuple[Tier, Path | None]] = [(Tier.INLINE, config.source if config else None)]
     searched += [(Tier.PROJECT, d / ".grok" / subdir) for d in project_dirs(cwd)]
-    searched += [(Tier.USER, resolve_grok_home(grok_home, env) / subdir)]
+    searched += [(Tier.USER, home / subdir)]
+    root = {Tier.PROJECT: project_root(cwd), Tier.USER: home}
     layers: list[Layer[T]] = [(Tier.INLINE, searched[0][1], inline)]
-    layers += [(tier, d, load(d)) for tier, d in searched[1:] if d is not None]
+    layers += [(tier, d, load(d, root[tier])) for tier, d in searched[1:] if d is not None]
     return Catalog(kind, _collect(layers, lambda tier, name: None), tuple(searched))
 
 

@@ -78,6 +78,9 @@ def _load_front_matter(yaml_text: str, path: Path) -> tuple[dict[str, Any], dict
         raise AgentConfigError(f"{path}:{line}: invalid YAML front matter: {exc.problem}") from exc
     except yaml.YAMLError as exc:
         raise AgentConfigError(f"{path}:2: invalid YAML front matter: {exc}") from exc
+    except RecursionError:
+        message = f"{path}:2: YAML front matter nested too deeply; flatten it"
+        raise AgentConfigError(message) from None
     if data is None:
         return {}, {}
     if not isinstance(data, dict) or not isinstance(node, yaml.MappingNode):

@@ -11,7 +11,7 @@ entry point for notebooks and the CLI::
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,11 +20,12 @@ from memlab.agents.discovery import (
     discover_agents,
     discover_personas,
     discover_roles,
+    project_root,
     resolve_grok_home,
 )
 from memlab.agents.parsing import AgentsConfig, config_from_mapping
 from memlab.agents.resolve import TextReader
-from memlab.agents.sources import load_config_file, read_text
+from memlab.agents.sources import ContainedReader, allowed_roots, load_config_file
 from memlab.agents.spawn import Resolution, resolve_spawn
 from memlab.agents.types import AgentDefinition, SpawnOverrides, SubagentPersona, SubagentRole
 
@@ -39,6 +40,12 @@ class AgentWorkspace:
     agents: Catalog[AgentDefinition]
     roles: Catalog[SubagentRole]
     personas: Catalog[SubagentPersona]
+    # Where persona instructions_file / role prompt_file may be read from.
+    allowed: tuple[Path, ...] = ()
+
+    @property
+    def reader(self) -> TextReader:
+        return ContainedReader(self.allowed)
 
 
 def load_workspace(
@@ -46,15 +53,19 @@ def load_workspace(
     grok_home: Path | str | None = None,
     config: AgentsConfig | Mapping[str, object] | Path | str | None = None,
     env: Mapping[str, str] | None = None,
+    allow_dirs: Sequence[Path | str] = (),
 ) -> AgentWorkspace:
     """Discover from ``cwd`` (default: the current directory).
 
     ``config`` is an ``AgentsConfig``, a plain mapping of the same shape, or the
     path of a TOML file; ``grok_home`` defaults to ``$GROK_HOME`` or ``~/.grok``.
+    Persona and role files are read only inside the project, the user directory,
+    the config file's folder and ``allow_dirs`` (``sources`` module docstring).
     """
     here = Path(cwd if cwd is not None else Path.cwd()).resolve()
     home = resolve_grok_home(Path(grok_home) if grok_home is not None else None, env)
     inline = _config(config)
+    config_path = Path(config) if isinstance(config, (str, Path)) else None
     return AgentWorkspace(
         cwd=here,
         grok_home=home,
@@ -62,6 +73,7 @@ def load_workspace(
         agents=discover_agents(here, home),
         roles=discover_roles(here, home, inline),
         personas=discover_personas(here, home, inline),
+        allowed=allowed_roots(project_root(here), home, config_path, [Path(d) for d in allow_dirs]),
     )
 
 
@@ -82,9 +94,11 @@ def resolve_agent(
     *,
     parent_model: str | None = None,
     fork_context: bool = False,
-    reader: TextReader = read_text,
+    reader: TextReader | None = None,
 ) -> Resolution:
-    """Resolve one spawn; an unknown agent type raises ``ConfigError`` (did-you-mean)."""
+    """Resolve one spawn; an unknown agent type raises ``ConfigError`` (did-you-mean).
+
+    ``reader`` None reads persona and role files with ``workspace.reader`` (contained)."""
     found = workspace.agents.get(agent_type)
     return resolve_spawn(
         agent_type,
@@ -93,7 +107,7 @@ def resolve_agent(
         roles=workspace.roles.items(),
         personas=workspace.personas.items(),
         cwd=workspace.cwd,
-        reader=reader,
+        reader=reader or workspace.reader,
         parent_model=parent_model,
         fork_context=fork_context,
         agent_models=workspace.config.agent_models,

@@ -1,8 +1,12 @@
 """The ``memlab`` command line: thin commands over the library.
 
 Each command group lives in its own module with a ``register(subparsers)``
-function; ``COMMAND_MODULES`` lists them in help order. Any ``MemlabError`` is
-printed as one line on stderr with exit code 2.
+function; ``COMMAND_MODULES`` lists them in help order. Every parser is a
+``memlab.cli.args.MemlabParser`` (values checked, one-line errors). Bad input
+never ends in a traceback: a ``MemlabError`` — or an ``OSError``, a
+``UnicodeError``, an input nested too deeply, memory exhausted — is printed as
+one ``memlab: error:`` line on stderr with exit code 2. Anything else is a bug:
+one line asking for ``-v`` (which shows the traceback), exit code 70.
 """
 
 from __future__ import annotations
@@ -13,7 +17,11 @@ import logging
 import sys
 from collections.abc import Sequence
 
+from memlab.cli.args import MemlabParser
 from memlab.errors import MemlabError
+
+EXIT_BAD_INPUT = 2
+EXIT_BUG = 70  # EX_SOFTWARE
 
 COMMAND_MODULES = (
     "memlab.cli.engine",
@@ -27,7 +35,7 @@ COMMAND_MODULES = (
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = MemlabParser(
         prog="memlab",
         description="Evaluation workbench for the memory systems of AI coding agents.",
     )
@@ -41,17 +49,49 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help (0) or a one-line parse error (2)
+        return exc.code if isinstance(exc.code, int) else EXIT_BAD_INPUT
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.WARNING,
         format="memlab: %(levelname)s: %(message)s",
     )
     try:
         code = args.func(args)
-    except MemlabError as exc:
-        print(f"memlab: error: {exc}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         print("memlab: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:
+        return report_error(exc, verbose=args.verbose)
     return int(code or 0)
+
+
+def error_line(exc: BaseException) -> tuple[str, int]:
+    """The one line memlab prints for ``exc``, and the exit code."""
+    if isinstance(exc, MemlabError):
+        return f"{exc}", EXIT_BAD_INPUT
+    if isinstance(exc, RecursionError):
+        return "the input is nested too deeply to read; flatten it", EXIT_BAD_INPUT
+    if isinstance(exc, MemoryError):
+        return "not enough memory for this input; make it smaller", EXIT_BAD_INPUT
+    if isinstance(exc, OSError):
+        where = f"{exc.filename}: " if exc.filename else ""
+        return f"{where}{exc.strerror or exc}; check the path and its permissions", EXIT_BAD_INPUT
+    if isinstance(exc, UnicodeError):
+        return f"{exc}; memlab reads and writes UTF-8", EXIT_BAD_INPUT
+    return (
+        f"unexpected {type(exc).__name__}: {exc} (a memlab bug; rerun with -v for the traceback)",
+        EXIT_BUG,
+    )
+
+
+def report_error(exc: BaseException, *, verbose: bool = False) -> int:
+    line, code = error_line(exc)
+    if verbose:
+        import traceback
+
+        traceback.print_exception(exc, file=sys.stderr)
+    message = " ".join(line.split())  # one line, whatever the message held
+    print(f"memlab: error: {message}", file=sys.stderr)
+    return code

@@ -26,6 +26,7 @@ from memlab.agents.resolve import render_persona_block
 from memlab.agents.spawn import Resolution
 from memlab.agents.types import OVERRIDE_FIELDS, overrides_from_assignments
 from memlab.agents.workspace import AgentWorkspace, load_workspace, resolve_agent
+from memlab.cli.args import existing_dir
 from memlab.errors import ConfigError
 
 EXIT_ABORT = 1
@@ -64,14 +65,24 @@ def register(subparsers: Any) -> None:
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--cwd", type=Path, help="directory to discover from (default: .)")
+    parser.add_argument("--cwd", type=existing_dir, help="directory to discover from (default: .)")
     parser.add_argument("--grok-home", type=Path, help="user dir (default: $GROK_HOME or ~/.grok)")
     parser.add_argument("--config", type=Path, metavar="FILE.toml", help="inline roles/personas")
+    parser.add_argument(
+        "--allow-dir",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="also read persona/role files from DIR (default: project, user dir, --config's)",
+    )
     parser.add_argument("--json", action="store_true", help="machine-readable output")
 
 
 def _workspace(args: argparse.Namespace) -> AgentWorkspace:
-    return load_workspace(cwd=args.cwd, grok_home=args.grok_home, config=args.config)
+    return load_workspace(
+        cwd=args.cwd, grok_home=args.grok_home, config=args.config, allow_dirs=args.allow_dir
+    )
 
 
 def run_list(args: argparse.Namespace) -> int:

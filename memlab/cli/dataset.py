@@ -7,6 +7,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from memlab.cli.args import existing_dir, integer, iso_time
 from memlab.datasets import compute_digest, load_dataset, update_digest, validate_dataset
 from memlab.datasets.importers import IMPORTERS, ImportOptions, import_dataset
 from memlab.datasets.importers.longmemeval import FUTURE_POLICIES
@@ -23,16 +24,16 @@ def register(subparsers: Any) -> None:
     sub.required = True
 
     p = sub.add_parser("validate", help="report every problem of a dataset (exit 1 if any error)")
-    p.add_argument("dir", type=Path, help="dataset folder")
+    p.add_argument("dir", type=existing_dir, help="dataset folder")
     p.add_argument("--all", action="store_true", help="show every problem, not the first 50")
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("info", help="summarise a dataset: metadata, groups, queries, judgements")
-    p.add_argument("dir", type=Path, help="dataset folder")
+    p.add_argument("dir", type=existing_dir, help="dataset folder")
     p.set_defaults(func=cmd_info)
 
     p = sub.add_parser("digest", help="print the digest of a dataset's files (--write: store it)")
-    p.add_argument("dir", type=Path, help="dataset folder")
+    p.add_argument("dir", type=existing_dir, help="dataset folder")
     p.add_argument("--write", action="store_true", help="write the digest into manifest.json")
     p.set_defaults(func=cmd_digest)
 
@@ -43,7 +44,10 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("dest", type=Path, metavar="DEST", help="the dataset folder to write")
     p.add_argument(
-        "--seed", type=int, default=None, help="random seed (default: the shipped dataset's)"
+        "--seed",
+        type=integer(0, 2**32 - 1),
+        default=None,
+        help="random seed (default: the shipped dataset's)",
     )
     p.add_argument(
         "--force", action="store_true", help="overwrite a dataset already in DEST (keeps vectors/)"
@@ -53,7 +57,7 @@ def register(subparsers: Any) -> None:
     p = sub.add_parser(
         "vectors", help="precompute the vectors of every chunk and query (vectors/<id>.sqlite)"
     )
-    p.add_argument("dir", type=Path, help="dataset folder")
+    p.add_argument("dir", type=existing_dir, help="dataset folder")
     p.add_argument("--embedder", default="minilm", help="provider (default minilm)")
     p.set_defaults(func=cmd_vectors)
 
@@ -84,9 +88,16 @@ def _add_import(sub: Any) -> None:
     p.add_argument("--licence", help="licence to record (default: the source's)")
     p.add_argument("--origin", help="origin to record (default: the source and its sha256)")
     p.add_argument(
-        "--as-of", dest="as_of", help="evaluation time, ISO 8601 (e.g. 2026-06-30T18:00:00Z)"
+        "--as-of",
+        dest="as_of",
+        type=iso_time,
+        help="evaluation time, ISO 8601 (e.g. 2026-06-30T18:00:00Z)",
     )
-    p.add_argument("--limit", type=int, help="import only the first N questions / conversations")
+    p.add_argument(
+        "--limit",
+        type=integer(1),
+        help="import only the first N questions / conversations",
+    )
     p.add_argument("--split", default="test", help="beir: qrels split to use (default: test)")
     p.add_argument(
         "--future-sessions",

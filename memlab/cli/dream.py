@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import math
-import sys
+import os
 import time
 from typing import Any
 
-from memlab.cli.options import add_config_args, parse_assignments, parse_value, resolve_config
+from memlab.cli.args import existing_file, integer, number, time_value, workspace_name
+from memlab.cli.dream_run import add_run_args, run_config
+from memlab.cli.dream_run import cmd_run as run_command
+from memlab.cli.options import (
+    add_config_args,
+    parse_assignments,
+    parse_value,
+    read_config_file,
+    resolve_config,
+)
 from memlab.config import DreamConfig, from_dict
 from memlab.errors import ConfigError
 from memlab.timefmt import format_iso, parse_time
@@ -23,25 +31,27 @@ def register(sub: Any) -> None:
 
     c = dsub.add_parser("check", help="show the gate decision and why")
     _target_args(c)
-    c.add_argument("--now", help="time of the check (ISO 8601 or unix seconds; default: now)")
+    c.add_argument(
+        "--now", type=time_value, help="time of the check (ISO 8601 or unix seconds; default: now)"
+    )
     c.set_defaults(func=cmd_check)
 
-    r = dsub.add_parser("run", help="run Dream once (gates first, unless --force)")
-    _target_args(r)
-    r.add_argument(
-        "--consolidator",
-        default="offline",
-        help="offline (default), noreply, or module:function (prompt -> text)",
+    r = dsub.add_parser(
+        "run", help="run Dream once: a dry run unless --yes (or --out DIR); gates unless --force"
     )
-    r.add_argument("--force", action="store_true", help="like /dream: bypass the gates")
-    r.add_argument("--no-index", action="store_true", help="do not update the index")
+    _target_args(r)
+    add_run_args(r)
     r.set_defaults(func=cmd_run)
 
     s = dsub.add_parser("simulate", help="capacity planning: Dream runs and cost of a fleet")
-    s.add_argument("--users", type=int, help="simulated users (default 1000)")
-    s.add_argument("--days", type=float, help="simulated days (default 30)")
+    s.add_argument("--users", type=integer(1, 10**9), help="simulated users (default 1000)")
     s.add_argument(
-        "--events", help="CSV of real sessions: user,start,end[,subagent][,bytes][,dream_at]"
+        "--days", type=number(0, 36_500, open_lo=True), help="simulated days (default 30)"
+    )
+    s.add_argument(
+        "--events",
+        type=existing_file,
+        help="CSV of real sessions: user,start,end[,subagent][,bytes][,dream_at]",
     )
     _config_args(s)
     s.add_argument(
@@ -70,7 +80,9 @@ def _config_args(p: argparse.ArgumentParser) -> None:
 
 def _target_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("root", help="memory root")
-    p.add_argument("--workspace", help="workspace directory name (default: the only one)")
+    p.add_argument(
+        "--workspace", type=workspace_name, help="workspace directory name (default: the only one)"
+    )
     p.add_argument("--session", help="id of the current session (its log is excluded)")
     p.add_argument("--subagent", action="store_true", help="the current session is a sub-agent")
     _config_args(p)
@@ -99,7 +111,7 @@ def _trigger(args: argparse.Namespace) -> Any:
 def cmd_check(args: argparse.Namespace) -> int:
     from memlab.dream.gates import decide
     from memlab.dream.lock import DreamLock
-    from memlab.dream.run import scan_sessions
+    from memlab.dream.plan import scan_sessions
 
     config, _ = dream_config(args)
     layout = _layout(args)
@@ -138,52 +150,17 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
-def _open_index(layout: Any) -> Any:
-    """The workspace's index, if it exists (Dream updates it); else None."""
-    if not layout.default_index_path.exists():
-        return None
-    from memlab.store.store import MemoryStore
-
-    return MemoryStore.open(layout.root, layout.workspace, scan=False)
+def _explicit_keys(args: argparse.Namespace) -> set[str]:
+    """Dream keys the user set by --config or --set (they win over the CLI's safe defaults)."""
+    data = read_config_file(getattr(args, "config", None), "dream", ("simulation",))
+    keys = set(data.get("dream") or {}) | set(parse_assignments(args.set))
+    return {k.removeprefix("dream.") for k in keys}
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from memlab.dream.consolidators import get_consolidator
-    from memlab.dream.run import DreamStatus, run_dream
-
     config, _ = dream_config(args)
-    layout = _layout(args)
-    consolidator = get_consolidator(args.consolidator)
-    index = None if args.no_index else _open_index(layout)
-    try:
-        outcome = run_dream(
-            layout.home,
-            consolidator,
-            now=time.time(),
-            config=config,
-            trigger=_trigger(args),
-            current_session=args.session,
-            is_subagent=args.subagent,
-            index=index,
-            clock=time.time,
-        )
-    finally:
-        if index is not None:
-            index.close()
-    fields = {f.name: getattr(outcome, f.name) for f in dataclasses.fields(outcome)}
-    fields["status"] = outcome.status.value
-    fields["decision"] = outcome.decision.kind if outcome.decision else None
-    if args.json:
-        print(json.dumps(fields, default=list))
-    else:
-        print(f"{outcome.status.value}: {outcome.detail or 'ok'}")
-        for key in ("processed", "deleted", "kept_active"):
-            if fields[key]:
-                print(f"  {key}: {', '.join(fields[key])}")
-        if outcome.index_error:
-            print(f"  index not updated: {outcome.index_error}", file=sys.stderr)
-    failed = {DreamStatus.MODEL_FAILED, DreamStatus.WRITE_FAILED, DreamStatus.LOCK_FAILED}
-    return 1 if outcome.status in failed else 0
+    config = run_config(args, config, _explicit_keys(args))
+    return run_command(args, config, _layout(args), _trigger(args))
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -199,6 +176,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.events and ("users" in values or "days" in values):
         raise ConfigError("--events replays real sessions; drop --users/--days")
     params = from_dict(SimParams, values, where="simulation")
+    if not args.events:
+        check_fleet_fits(params)
     fleet = load_events(args.events, params) if args.events else None
     grid = _sweep_grid(args.sweep)
     if grid:
@@ -240,6 +219,40 @@ def _sweep_grid(items: list[str]) -> dict[str, list[Any]]:
         parsed = parse_value(f"[{values}]")
         grid[key.strip().removeprefix("dream.")] = parsed if isinstance(parsed, list) else [parsed]
     return grid
+
+
+# Simulator state per session, measured at about 210 bytes (20,000 users × 30 days: 745 MB
+# for 3.6 M sessions); with a margin for pandas' summaries.
+BYTES_PER_SESSION = 400
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available now (Linux: MemAvailable), or None if unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def check_fleet_fits(params: Any) -> None:
+    """``ConfigError`` if the simulated fleet would not fit in the memory available."""
+    sessions = params.users * params.days * params.sessions_per_day
+    need = sessions * BYTES_PER_SESSION
+    free = available_memory()
+    if free is not None and need > 0.8 * free:
+        raise ConfigError(
+            f"--users {params.users} × --days {params.days:g} × {params.sessions_per_day:g} "
+            f"sessions/day is about {sessions:,.0f} sessions and needs about "
+            f"{need / 2**30:.1f} GiB; {free / 2**30:.1f} GiB is available — simulate fewer "
+            "users or days (runs per user scale: a sample of users gives the same rates)"
+        )
 
 
 def _save_sweep_plot(table: Any, keys: list[str], path: str) -> None:

@@ -6,8 +6,9 @@ import argparse
 import json
 from typing import Any
 
+from memlab.cli.args import integer, number, time_value, workspace_name
 from memlab.cli.options import add_config_args, resolve_config
-from memlab.config import MemlabConfig
+from memlab.config import KEYWORD_MODES, MAX_RESULTS, MemlabConfig
 from memlab.search.explain import format_result
 from memlab.search.pipeline import search
 from memlab.store.store import MemoryStore
@@ -19,7 +20,9 @@ def register(sub: Any) -> None:
     p.add_argument("root", help="memory root (holds MEMORY.md and workspace directories)")
     _store_args(p)
     p.add_argument("--rebuild", action="store_true", help="delete the index and build it anew")
-    p.add_argument("--now", help="logical time of the indexing (ISO 8601 or unix seconds)")
+    p.add_argument(
+        "--now", type=time_value, help="logical time of the indexing (ISO 8601 or unix seconds)"
+    )
     p.add_argument("--json", action="store_true", help="print a JSON summary")
     p.set_defaults(func=cmd_index)
 
@@ -47,9 +50,13 @@ def register(sub: Any) -> None:
 
 
 def _store_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--workspace", help="workspace directory name (default: the only one)")
     p.add_argument(
-        "--index", dest="index_path", help="index file (default: <workspace>/index.sqlite)"
+        "--workspace", type=workspace_name, help="workspace directory name (default: the only one)"
+    )
+    p.add_argument(
+        "--index",
+        dest="index_path",
+        help="index file (default: <workspace>/index.sqlite); only ever a memlab index",
     )
     p.add_argument(
         "--tokenizer",
@@ -62,17 +69,30 @@ def _store_args(p: argparse.ArgumentParser) -> None:
 def _search_args(p: argparse.ArgumentParser) -> None:
     add_config_args(p, "search", "half_life_days=30, mmr.lambda=0.5")
     p.add_argument("--strategy", help="merge strategy: grok, openclaw, rrf, basic-memory")
-    p.add_argument("--half-life", type=float, help="decay half-life in days (0 = no decay)")
+    p.add_argument(
+        "--half-life",
+        type=number(0, hint=" (days; 0 = no decay)"),
+        help="decay half-life in days (0 = no decay)",
+    )
     p.add_argument(
         "--mmr",
         action=argparse.BooleanOptionalAction,
         default=None,
         help="MMR diversity rerank on/off",
     )
-    p.add_argument("--lambda", dest="lam", type=float, help="MMR λ (0..1)")
-    p.add_argument("--max-results", type=int)
-    p.add_argument("--min-score", type=float)
-    p.add_argument("--now", help="search time (ISO 8601 or unix seconds; default: now)")
+    p.add_argument("--lambda", dest="lam", type=number(0, 1), help="MMR λ (0..1)")
+    p.add_argument("--max-results", type=integer(1, MAX_RESULTS), help="hits to return")
+    p.add_argument(
+        "--min-score", type=number(0, 1), help="drop hits whose score is below this (0..1)"
+    )
+    p.add_argument(
+        "--keywords",
+        choices=KEYWORD_MODES,
+        help="c0 (Python \\w, default) or index (read the query with the index's tokenizer)",
+    )
+    p.add_argument(
+        "--now", type=time_value, help="search time (ISO 8601 or unix seconds; default: now)"
+    )
 
 
 def config_from_args(args: argparse.Namespace) -> MemlabConfig:
@@ -84,6 +104,7 @@ def config_from_args(args: argparse.Namespace) -> MemlabConfig:
         "mmr.lambda": args.lam,
         "max_results": args.max_results,
         "min_score": args.min_score,
+        "keywords": args.keywords,
     }
     return resolve_config(args, "search", flags=flags)[0]
 
@@ -93,14 +114,16 @@ def open_store(args: argparse.Namespace, *, rebuild: bool = False) -> MemoryStor
 
     embedder = get_embedder(args.embedder) if args.embedder else None
     if rebuild:
+        from pathlib import Path
+
+        from memlab.store.guard import remove_index
         from memlab.store.layout import MemoryLayout
 
         layout = MemoryLayout.open(args.root, args.workspace)
-        target = args.index_path or layout.default_index_path
-        for suffix in ("", "-wal", "-shm"):
-            path = type(layout.root)(str(target) + suffix)
-            if path.exists():
-                path.unlink()
+        if args.index_path:
+            remove_index(Path(args.index_path))
+        else:
+            remove_index(layout.default_index_path, layout.root)
     return MemoryStore.open(
         args.root,
         args.workspace,
@@ -112,7 +135,7 @@ def open_store(args: argparse.Namespace, *, rebuild: bool = False) -> MemoryStor
 
 def cmd_index(args: argparse.Namespace) -> int:
     with open_store(args, rebuild=args.rebuild) as store:
-        report = store.build(parse_time(args.now))
+        report = store.build(parse_time(args.now), reclaim_dead=True)
         stats = store.index.stats()
         summary = {
             "root": str(store.layout.root),
@@ -139,7 +162,10 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
+    from memlab.search.scoring import get_strategy
+
     cfg = config_from_args(args)
+    get_strategy(cfg.search.strategy)  # an unknown strategy fails before the index is touched
     with open_store(args) as store:
         result = search(
             store,

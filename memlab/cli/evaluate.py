@@ -6,6 +6,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
+from memlab.cli.args import comma_list
 from memlab.cli.options import add_config_args, parse_assignments, read_config_file, resolve_config
 from memlab.config import (
     DEFAULT_PROFILE,
@@ -34,6 +35,7 @@ def register(sub: Any) -> None:
     _common(c)
     c.add_argument(
         "--runs",
+        type=comma_list,
         default=",".join(DEFAULT_RUNS),
         help="comma-separated: fts, hybrid, mmr, openclaw, rrf, basic-memory "
         "(the first is the baseline)",
@@ -62,7 +64,9 @@ def _common(p: argparse.ArgumentParser) -> None:
         default="chunk",
         help="rank chunks (default) or files (a file at its best chunk's rank)",
     )
-    p.add_argument("--measures", default=",".join(DEFAULT_MEASURES), help="comma-separated")
+    p.add_argument(
+        "--measures", type=comma_list, default=",".join(DEFAULT_MEASURES), help="comma-separated"
+    )
     p.add_argument(
         "--exclude-tag",
         action="append",

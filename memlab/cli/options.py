@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from memlab.config import DEFAULT_PROFILE, MemlabConfig, flatten, profile, with_overrides
+from memlab.datafile import load_data
 from memlab.errors import ConfigError
 
 SECTIONS = ("index", "search", "watcher", "dream")
@@ -50,6 +51,8 @@ def parse_value(text: str) -> Any:
         return yaml.safe_load(text)
     except yaml.YAMLError:
         return text
+    except RecursionError:
+        raise ConfigError(f"value {text[:40]!r}… is nested too deeply; flatten it") from None
 
 
 def parse_assignments(items: Sequence[str], option: str = "--set") -> dict[str, Any]:
@@ -67,15 +70,8 @@ def read_config_file(path: str | None, section: str, extra: Sequence[str] = ()) 
     """The ``--config`` file as a mapping of sections (``{}`` without a file)."""
     if not path:
         return {}
-    import yaml
-
     file = Path(path)
-    if not file.is_file():
-        raise ConfigError(f"config file {file} not found")
-    try:
-        data = yaml.safe_load(file.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as exc:
-        raise ConfigError(f"cannot read config file {file}: {exc}") from None
+    data = load_data(file, what="config file") or {}
     if not isinstance(data, Mapping):
         raise ConfigError(f"{file}: expected a mapping of configuration keys")
     sections = {*SECTIONS, *extra}

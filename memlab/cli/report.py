@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from memlab.cli.args import integer, nonempty, number
 from memlab.report.execute import DEFAULT_KERNEL
 
 
@@ -27,11 +28,19 @@ def register(sub: Any) -> None:
     r.add_argument(
         "--notebooks",
         nargs="+",
+        type=nonempty,
         default=["regression"],
         metavar="NAME",
         help="tour, compare, sweep, dream_capacity, agent_config, regression, or all",
     )
-    r.add_argument("--datasets", nargs="+", default=[], metavar="DATASET", help="names or folders")
+    r.add_argument(
+        "--datasets",
+        nargs="+",
+        type=nonempty,
+        default=[],
+        metavar="DATASET",
+        help="names or folders",
+    )
     r.add_argument(
         "--baseline", type=Path, help="baseline file (default baselines/regression.json)"
     )
@@ -48,8 +57,15 @@ def register(sub: Any) -> None:
     add_memory_options(r)
     r.add_argument("--quiet", action="store_true", help="no progress (the default when $CI is set)")
     r.add_argument("--kernel", default=DEFAULT_KERNEL, help="Jupyter kernel name")
-    r.add_argument("--start-timeout", type=float, default=120.0, help="kernel start timeout (s)")
-    r.add_argument("--cell-timeout", type=float, default=900.0, help="timeout per cell (s)")
+    r.add_argument(
+        "--start-timeout",
+        type=number(0, open_lo=True),
+        default=120.0,
+        help="kernel start timeout (s)",
+    )
+    r.add_argument(
+        "--cell-timeout", type=number(0, open_lo=True), default=900.0, help="timeout per cell (s)"
+    )
     r.add_argument("--write-baseline", type=Path, metavar="FILE", help="write results as baseline")
     r.add_argument("--no-html", action="store_true", help="skip the HTML copies")
     r.add_argument("--list", action="store_true", help="list the notebooks and their parameters")
@@ -57,7 +73,7 @@ def register(sub: Any) -> None:
 
     lab = sub.add_parser("lab", help="open JupyterLab on the notebooks with the memlab kernel")
     lab.add_argument("--notebook-dir", type=Path, help="default: the checkout's notebooks/")
-    lab.add_argument("--port", type=int, help="server port")
+    lab.add_argument("--port", type=integer(1, 65535), help="server port")
     lab.add_argument("--no-browser", action="store_true", help="do not open a browser")
     lab.add_argument("--kernel", default=DEFAULT_KERNEL, help="Jupyter kernel name")
     lab.add_argument("--print-command", action="store_true", help="print the command, do not run")

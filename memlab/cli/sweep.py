@@ -8,6 +8,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+from memlab.cli.args import existing_file, integer, nonempty, number
 from memlab.cli.evaluate import add_memory_options, base_config, prepared_from
 from memlab.cli.options import add_config_args
 from memlab.eval.measures import SWEEP_MEASURES
@@ -36,23 +37,44 @@ def register(sub: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("dataset", help="dataset folder (see `memlab dataset validate`)")
-    p.add_argument("--grid", required=True, help="YAML file: configuration paths → value lists")
+    p.add_argument(
+        "--grid",
+        required=True,
+        type=existing_file,
+        help="YAML file: configuration paths → value lists",
+    )
     p.add_argument("--out", help="results folder: sweep.csv, sweep.json, best.csv (resumable)")
     p.add_argument("--embedder", help="embedding provider (default: the dataset's shipped vectors)")
-    p.add_argument("--measure", default="nDCG@10", help="choose the configuration by this")
+    p.add_argument(
+        "--measure", type=nonempty, default="nDCG@10", help="choose the configuration by this"
+    )
     p.add_argument(
         "--measures",
         default=",".join(SWEEP_MEASURES),
         help="comma-separated measures to compute (the --measure is added if missing)",
     )
-    p.add_argument("--random", type=int, metavar="N", help="draw N configurations, not the grid")
-    p.add_argument("--seed", type=int, default=0, help="seed of the random draws")
-    p.add_argument("--holdout", type=float, default=0.3, help="share of queries held out")
-    p.add_argument("--split-seed", type=int, default=0, help="seed of the dev/holdout split")
+    p.add_argument(
+        "--random",
+        type=integer(1, 10**7),
+        metavar="N",
+        help="draw N configurations, not the grid",
+    )
+    p.add_argument("--seed", type=integer(0, 2**32 - 1), default=0, help="seed of the draws")
+    p.add_argument(
+        "--holdout",
+        type=number(0, 1),
+        default=0.3,
+        help="share of queries held out (0..1, below 1)",
+    )
+    p.add_argument(
+        "--split-seed", type=integer(0, 2**32 - 1), default=0, help="seed of the dev/holdout split"
+    )
     p.add_argument(
         "--no-stratify", action="store_true", help="do not stratify the split by category"
     )
-    p.add_argument("--top", type=int, default=5, help="how many best configurations to show")
+    p.add_argument(
+        "--top", type=integer(1, 10**6), default=5, help="how many best configurations to show"
+    )
     add_config_args(p, "search", "min_score=0.2 (the base every point starts from)")
     p.add_argument("--level", help="judgement level (e.g. session or turn)")
     add_memory_options(p)

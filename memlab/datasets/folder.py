@@ -27,8 +27,8 @@ from memlab.errors import DatasetError
 _OWNED = (MANIFEST, FILES, QUERIES, FACTS, README, MEMORY_DIR, GROUPS_DIR, VERSIONS_DIR)
 
 
-def prepare_dest(dest: Path, force: bool) -> None:
-    """Make ``dest`` ready: create it, or with ``force`` clear a previous dataset in it."""
+def check_dest(dest: Path, force: bool) -> bool:
+    """``DatasetError`` unless a dataset may be written to ``dest``; True if one is there."""
     if dest.exists() and not dest.is_dir():
         raise DatasetError(f"{dest} exists and is not a directory; choose another DEST")
     if dest.is_dir() and any(dest.iterdir()):
@@ -38,6 +38,13 @@ def prepare_dest(dest: Path, force: bool) -> None:
             )
         if not force:
             raise DatasetError(f"{dest} already holds a dataset; pass --force to overwrite it")
+        return True
+    return False
+
+
+def prepare_dest(dest: Path, force: bool) -> None:
+    """Make ``dest`` ready: create it, or with ``force`` clear a previous dataset in it."""
+    if check_dest(dest, force):
         for root in manifest_roots(dest):  # format 2 roots named by the old manifest
             if not root_problem(root) and (dest / root).is_dir():
                 shutil.rmtree(dest / root)

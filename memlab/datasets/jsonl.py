@@ -37,6 +37,11 @@ def read_jsonl(path: Path, rel: str, report: ValidationReport) -> list[tuple[int
             continue
         try:
             value = json.loads(text)
+        except RecursionError:
+            report.add(
+                "malformed_lines", rel, number, "JSON nested too deeply", "flatten the object"
+            )
+            continue
         except json.JSONDecodeError as exc:
             report.add(
                 "malformed_lines",

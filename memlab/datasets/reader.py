@@ -67,6 +67,9 @@ def read_manifest(dataset_dir: Path, report: ValidationReport) -> RawDataset | N
     except UnicodeDecodeError:
         report.add("bad_utf8", MANIFEST, None, "not UTF-8", "save the file as UTF-8")
         return None
+    except RecursionError:
+        report.add("malformed_lines", MANIFEST, 1, "JSON nested too deeply", "flatten it")
+        return None
     except json.JSONDecodeError as exc:
         report.add(
             "malformed_lines", MANIFEST, exc.lineno, f"not valid JSON ({exc.msg})", "fix the JSON"

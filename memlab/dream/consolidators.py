@@ -101,9 +101,14 @@ def get_consolidator(name: str) -> Consolidator:
         return CONSOLIDATORS[name]()
     if ":" in name:
         module_name, _, attr = name.partition(":")
+        dotted = module_name.replace(".", "")
+        if not (dotted.isidentifier() and attr.isidentifier()):
+            raise ConfigError(
+                f"consolidator '{name}' is not module:function; give e.g. mypkg.llm:complete"
+            )
         try:
             fn = getattr(importlib.import_module(module_name), attr)
-        except (ImportError, AttributeError) as exc:
+        except (ImportError, AttributeError, ValueError) as exc:
             raise ConfigError(
                 f"cannot load consolidator '{name}': {exc}; give an importable module:function"
             ) from None

@@ -14,7 +14,12 @@ and every text it is about to write. After the kill:
 * a fact is **lost** when it is neither in the current ``MEMORY.md`` nor in a
   session log still on disk.
 
-``python -m memlab.dream.crash --kills 500 [--atomic]`` prints the rates.
+Three modes: c0's in-place write (the default, so c0 stays measurable), the
+atomic write (``--atomic``), and ``--cli``: the default ``memlab dream run
+--yes`` through the CLI's own code (atomic write, stale-input check, backups),
+which must lose nothing.
+
+``python -m memlab.dream.crash --kills 500 [--atomic | --cli]`` prints the rates.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,10 +40,19 @@ from memlab.config import DreamConfig
 from memlab.dream.gates import Trigger
 from memlab.dream.offline import OfflineConsolidator
 from memlab.dream.run import run_dream
-from memlab.dream.write import write_atomic, write_in_place
+from memlab.dream.write import Writer, write_atomic, write_in_place
 
 INITIAL_FACTS = 140  # about 6 kB of initial memory, room to grow below the 16 kB caps
 OLD = 3600.0  # session logs are back-dated so the 300 s grace does not keep them
+
+
+MODES = ("in-place", "atomic", "cli")
+MODE_LABELS = {
+    "in-place": "in-place (c0)",
+    "atomic": "atomic",
+    "cli": "memlab dream run --yes (defaults)",
+}
+WS = "proj-1234abcd"
 
 
 @dataclass
@@ -85,9 +100,8 @@ def _initial_memory() -> str:
     return f"# Memory\n\n## Facts\n\n{facts}\n"
 
 
-def child_loop(workspace: Path, journal: Path, atomic: bool) -> None:
-    """Runs until killed: three new session logs, then one Dream run, again and again."""
-    base = write_atomic if atomic else write_in_place
+def journaled(base: Writer, journal: Path) -> Writer:
+    """``base`` that first records the text it is about to write (and then that it did)."""
     texts = journal.parent / "texts"
 
     def journaled_write(path: Path, text: str) -> None:
@@ -97,11 +111,28 @@ def child_loop(workspace: Path, journal: Path, atomic: bool) -> None:
         base(path, text)
         _append(journal, f"wrote {digest}")
 
+    return journaled_write
+
+
+def child_loop(workspace: Path, journal: Path, mode: str) -> None:
+    """``run_dream`` with c0's in-place write or the atomic one, until killed."""
     # stale_lock_secs 0: each run reclaims the lock; with c0's 3600 s our own live PID
     # would block every run after the first (SPEC §7.4).
+    atomic = mode == "atomic"
+    writer = journaled(write_atomic if atomic else write_in_place, journal)
     config = DreamConfig(atomic_write=atomic, stale_lock_secs=0.0)
-    sessions = workspace / "sessions"
     consolidator = OfflineConsolidator()
+
+    def run() -> object:
+        return run_dream(workspace, consolidator, now=time.time(), config=config,
+                         trigger=Trigger.MANUAL, writer=writer)  # fmt: skip
+
+    run_loop(workspace, journal, run)
+
+
+def run_loop(workspace: Path, journal: Path, run: Callable[[], object]) -> None:
+    """Runs until killed: three new session logs, then one Dream run, again and again."""
+    sessions = workspace / "sessions"
     print("ready", flush=True)
     for n in range(1_000_000):
         for k in range(3):
@@ -110,19 +141,12 @@ def child_loop(workspace: Path, journal: Path, atomic: bool) -> None:
             path.write_text(f"# Session\n\n## Facts\n\n- {fact}: x\n")
             os.utime(path, (time.time() - OLD, time.time() - OLD))
             _append(journal, f"session {path.name} {fact}")
-        run_dream(
-            workspace,
-            consolidator,
-            now=time.time(),
-            config=config,
-            trigger=Trigger.MANUAL,
-            writer=journaled_write,
-        )
+        run()
 
 
 def _fresh_workspace(workdir: Path, k: int) -> tuple[Path, Path, str]:
     case = workdir / f"kill-{k:05d}"
-    workspace = case / "ws"
+    workspace = case / "memory" / WS
     (workspace / "sessions").mkdir(parents=True)
     (case / "texts").mkdir()
     initial = _initial_memory()
@@ -168,16 +192,27 @@ def _inspect(workspace: Path, journal: Path, initial: str, result: CampaignResul
 
 
 def kill_campaign(
-    workdir: str | Path, kills: int, *, atomic: bool, seed: int = 0, max_delay: float = 0.25
+    workdir: str | Path,
+    kills: int,
+    *,
+    atomic: bool = False,
+    cli: bool = False,
+    seed: int = 0,
+    max_delay: float = 0.25,
 ) -> CampaignResult:
-    """Kill ``kills`` Dream child processes at random points; return what was found."""
+    """Kill ``kills`` Dream child processes at random points; return what was found.
+
+    ``cli`` runs the default ``memlab dream run --yes``; else ``run_dream`` with c0's
+    in-place write, or the atomic write with ``atomic``."""
     rng = random.Random(seed)
     workdir = Path(workdir)
-    result = CampaignResult("atomic" if atomic else "in-place (c0)")
-    cmd = [sys.executable, "-m", "memlab.dream.crash", "--child"]
+    mode = "cli" if cli else "atomic" if atomic else "in-place"
+    result = CampaignResult(MODE_LABELS[mode])
     for k in range(kills):
         workspace, journal, initial = _fresh_workspace(workdir, k)
-        args = [*cmd, str(workspace), str(journal), "1" if atomic else "0"]
+        # the CLI mode's child lives in memlab.cli (nothing outside the CLI imports it)
+        module = "memlab.cli.crash" if cli else "memlab.dream.crash"
+        args = [sys.executable, "-m", module, "--child", str(workspace), str(journal), mode]
         child = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
         if child.stdout is None or child.stdout.readline().strip() != "ready":
             child.kill()
@@ -195,19 +230,23 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m memlab.dream.crash", description=__doc__)
     parser.add_argument("--kills", type=int, default=200)
     parser.add_argument("--atomic", action="store_true", help="use the atomic write (else c0's)")
+    parser.add_argument(
+        "--cli", action="store_true", help="run the default `memlab dream run --yes` (CLI code)"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workdir", help="where to build the workspaces (default: a temp dir)")
     parser.add_argument(
-        "--child", nargs=3, metavar=("WS", "JOURNAL", "ATOMIC"), help=argparse.SUPPRESS
+        "--child", nargs=3, metavar=("WS", "JOURNAL", "MODE"), help=argparse.SUPPRESS
     )
     args = parser.parse_args(argv)
     if args.child:
-        child_loop(Path(args.child[0]), Path(args.child[1]), args.child[2] == "1")
+        child_loop(Path(args.child[0]), Path(args.child[1]), args.child[2])
         return 0
     import tempfile
 
     with tempfile.TemporaryDirectory(dir=args.workdir) as tmp:
-        print(kill_campaign(tmp, args.kills, atomic=args.atomic, seed=args.seed).summary())
+        result = kill_campaign(tmp, args.kills, atomic=args.atomic, cli=args.cli, seed=args.seed)
+        print(result.summary())
     return 0
 
 

@@ -7,15 +7,24 @@ or unreadable ones are skipped; reading **stops after the first session that
 brings the buffer to ≥ ``max_input_bytes``** — later sessions are neither read
 nor (later) deleted. ``assemble_input`` is pure apart from the ``read``
 callback, which it calls only for sessions it actually consumes.
+
+Files are read through ``memlab.safefs`` inside the workspace: a session log or
+``MEMORY.md`` that is a symbolic link out of it, a FIFO or a device, or larger
+than ``MAX_FILE_BYTES`` is skipped with a warning (never read into MEMORY.md).
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from memlab.safefs import FileBytes, read_bytes
 from memlab.search.content import is_scaffold
+
+log = logging.getLogger("memlab")
+MAX_FILE_BYTES = 10 * 1024 * 1024  # a session log or MEMORY.md larger than this is not read
 
 EXISTING_HEADER = "--- Existing Memory (merge with new sessions) ---\n\n"
 SESSION_SEPARATOR = "\n\n"
@@ -81,21 +90,49 @@ def assemble_input(
     return DreamInput("".join(parts), tuple(processed), existing_bytes)
 
 
-def session_reader(sessions_dir: Path) -> Callable[[str], str | None]:
-    """Read ``<sessions_dir>/<stem>.md``; None if it is missing, unreadable or not UTF-8."""
+class SessionReader:
+    """Reads ``<sessions_dir>/<stem>.md`` inside ``root`` (``memlab.safefs``: resolved
+    containment, regular files only, the opened inode checked, a size cap); None if it
+    is missing, refused, unreadable or not UTF-8. ``seen`` keeps the signature
+    (size, mtime_ns) of every log read, so cleanup can keep a log changed since."""
 
-    def read(stem: str) -> str | None:
-        try:
-            return (sessions_dir / f"{stem}.md").read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+    def __init__(self, sessions_dir: Path, root: Path | None = None) -> None:
+        self.sessions_dir = sessions_dir
+        self.root = root
+        self.seen: dict[str, tuple[int, int]] = {}
+
+    def __call__(self, stem: str) -> str | None:
+        path = self.sessions_dir / f"{stem}.md"
+        got = _read(path, self.root)
+        if got is None:
             return None
+        self.seen[stem] = (got.size, got.mtime_ns)
+        return _decode(path, got.data)
 
-    return read
+
+def session_reader(sessions_dir: Path, root: Path | None = None) -> SessionReader:
+    return SessionReader(sessions_dir, root)
 
 
-def read_existing(path: Path) -> str | None:
-    """The current MEMORY.md, or None if missing or unreadable."""
+def read_existing(path: Path, root: Path | None = None) -> str | None:
+    """The current MEMORY.md, or None if missing, refused or unreadable."""
+    got = _read(path, root)
+    return None if got is None else _decode(path, got.data)
+
+
+def _read(path: Path, root: Path | None) -> FileBytes | None:
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        return read_bytes(path, root=root, max_bytes=MAX_FILE_BYTES)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        log.warning("dream: not reading %s: %s", path, getattr(exc, "reason", None) or exc)
+        return None
+
+
+def _decode(path: Path, data: bytes) -> str | None:
+    try:
+        return data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError:
+        log.warning("dream: not reading %s: not valid UTF-8", path)
         return None

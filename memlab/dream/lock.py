@@ -6,6 +6,9 @@ write-then-read-back, so two processes can still both believe they won; Dream
 is idempotent to absorb that. ``rollback(prior)`` undoes an acquisition after a
 failed write, so a failure never moves the time gate.
 
+The lock is never read or written through a symbolic link, and a FIFO or
+device in its place is never opened for reading (``memlab.safefs``).
+
 Time is explicit: ``try_acquire(now)`` judges staleness against ``now`` and
 stamps the lock's mtime with ``now`` (c0 stamps the write time, which is the
 same instant when ``now`` is the wall clock).
@@ -15,13 +18,16 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memlab.safefs import Refused, read_bytes
 from memlab.store.layout import LOCK_FILE
 
 MAX_PID = 2**32 - 1  # c0 parses the body as an unsigned 32-bit PID
+MAX_LOCK_BYTES = 64  # a longer body is corrupt (reclaimable)
 
 
 def pid_alive(pid: int) -> bool:
@@ -97,22 +103,21 @@ class DreamLock:
 
     def read(self) -> LockState | None:
         """The lock as it is on disk, or None if there is no lock file."""
-        try:
-            mtime = self.path.stat().st_mtime
-        except FileNotFoundError:
+        mtime = self.last_success()
+        if mtime is None:
             return None
         try:
-            body = self.path.read_text(encoding="utf-8", errors="replace")
+            data = read_bytes(self.path, root=self.path.parent, max_bytes=MAX_LOCK_BYTES).data
         except FileNotFoundError:
             return None
         except OSError:
-            body = ""  # unreadable counts as corrupt: reclaimable
-        return LockState(parse_pid(body), mtime)
+            data = b""  # unreadable, too long, a link, a FIFO: corrupt, so reclaimable
+        return LockState(parse_pid(data.decode("utf-8", errors="replace")), mtime)
 
     def last_success(self) -> float | None:
         """The mtime of the lock file: the time of the last successful consolidation."""
         try:
-            return self.path.stat().st_mtime
+            return os.stat(self.path, follow_symlinks=False).st_mtime
         except FileNotFoundError:
             return None
 
@@ -125,10 +130,11 @@ class DreamLock:
             return Busy(state.pid, f"held by live process {state.pid}")
         prior = None if state is None else state.mtime
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.path.write_text(str(self.pid), encoding="utf-8")
-        os.utime(self.path, (now, now))
+        self._write(str(self.pid))
+        os.utime(self.path, (now, now), follow_symlinks=False)
         try:
-            back = self.path.read_text(encoding="utf-8", errors="replace")
+            data = read_bytes(self.path, root=self.path.parent, max_bytes=MAX_LOCK_BYTES).data
+            back = data.decode("utf-8", errors="replace")
         except OSError:
             back = ""
         if parse_pid(back) != self.pid:
@@ -140,5 +146,16 @@ class DreamLock:
         if prior is None:
             self.path.unlink(missing_ok=True)
             return
-        self.path.write_text("", encoding="utf-8")
-        os.utime(self.path, (prior, prior))
+        self._write("")
+        os.utime(self.path, (prior, prior), follow_symlinks=False)
+
+    def _write(self, body: str) -> None:
+        """Write the body in place, never through a symbolic link (an OSError if it is one)."""
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+        fd = os.open(self.path, flags | getattr(os, "O_NONBLOCK", 0), 0o644)
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise Refused(self.path, "not a regular file; the lock is not written")
+            os.write(fd, body.encode("utf-8"))
+        finally:
+            os.close(fd)

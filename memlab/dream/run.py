@@ -19,20 +19,21 @@ import enum
 import logging
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
 from memlab.config import DreamConfig
+from memlab.dream.backup import make_backup
 from memlab.dream.consolidators import Consolidator
-from memlab.dream.gates import GateDecision, Open, SessionFile, Trigger, decide
-from memlab.dream.inputs import DreamInput, assemble_input, read_existing, session_reader
+from memlab.dream.gates import GateDecision, Open, Trigger
+from memlab.dream.inputs import DreamInput
 from memlab.dream.lock import Busy, DreamLock
+from memlab.dream.plan import DreamPaths, plan_run
 from memlab.dream.response import Nothing, process_response
 from memlab.dream.write import Writer, writer_for
 from memlab.errors import DreamError
-from memlab.store.layout import MEMORY_FILE, SESSIONS_DIR
 
 log = logging.getLogger("memlab")
 
@@ -55,6 +56,7 @@ class DreamStatus(str, enum.Enum):
     LOCK_FAILED = "lock-failed"  # the lock file could not be written: nothing touched
     NOTHING = "nothing-to-consolidate"  # empty / NO_REPLY / no heading: no write, no deletion
     WRITE_FAILED = "write-failed"  # the lock was rolled back
+    REFUSED = "refused"  # MEMORY.md is a link, a FIFO, …: nothing read or touched
     COMPLETED = "completed"
 
 
@@ -71,40 +73,7 @@ class DreamOutcome:
     truncated: bool = False
     lock_prior: float | None = None
     index_error: str | None = None
-
-
-@dataclass(frozen=True)
-class DreamPaths:
-    workspace: Path
-
-    @property
-    def memory(self) -> Path:
-        return self.workspace / MEMORY_FILE
-
-    @property
-    def sessions(self) -> Path:
-        return self.workspace / SESSIONS_DIR
-
-    def session(self, stem: str) -> Path:
-        return self.sessions / f"{stem}.md"
-
-
-def scan_sessions(sessions_dir: Path) -> list[SessionFile]:
-    """``.md`` files directly in ``sessions/`` with their mtimes (none if the dir is missing)."""
-    found = []
-    try:
-        entries = list(os.scandir(sessions_dir))
-    except (FileNotFoundError, NotADirectoryError):
-        return []
-    for entry in entries:
-        if not entry.name.endswith(".md"):
-            continue
-        try:
-            if entry.is_file():
-                found.append(SessionFile(entry.name[:-3], entry.stat().st_mtime))
-        except FileNotFoundError:
-            continue
-    return found
+    backup: str = ""  # the backup folder of this run, if one was made
 
 
 def call_with_timeout(consolidator: Consolidator, dream_input: str, timeout: float) -> str:
@@ -132,15 +101,24 @@ def call_with_timeout(consolidator: Consolidator, dream_input: str, timeout: flo
 
 
 def cleanup(
-    paths: DreamPaths, processed: tuple[str, ...], now: float, grace_secs: float
+    paths: DreamPaths,
+    processed: tuple[str, ...],
+    now: float,
+    grace_secs: float,
+    expect: Mapping[str, tuple[int, int]] | None = None,
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Delete processed logs quiet for ``grace_secs``; return (deleted, kept active)."""
+    """Delete processed logs quiet for ``grace_secs``; return (deleted, kept active).
+
+    With ``expect`` (stem → (size, mtime_ns) when read; the stale-input check), a log
+    that changed since it was read is kept too: what was added is not consolidated."""
     deleted: list[str] = []
     active: list[str] = []
     for stem in processed:
         path = paths.session(stem)
         try:
-            if now - path.stat().st_mtime < grace_secs:
+            st = os.stat(path, follow_symlinks=False)
+            changed = expect is not None and expect.get(stem) != (st.st_size, st.st_mtime_ns)
+            if now - st.st_mtime < grace_secs or changed:
                 active.append(stem)
                 continue
             path.unlink()
@@ -162,13 +140,19 @@ def execute_dream(
     lock: DreamLock,
     writer: Writer,
     seen_last: float | None = None,
+    *,
+    backup: bool = False,
+    seen_sessions: Mapping[str, tuple[int, int]] | None = None,
 ) -> DreamOutcome:
     """SPEC §7.3 step 3: lock, process the response, write (or roll back), clean up.
 
     With ``dream.stale_input_check`` (not c0), a run whose lock was last stamped at
     another time than ``seen_last`` (the mtime its gates and input saw) gives the lock
     back and skips: another consolidation finished while its model was running, and
-    writing its older input would drop what that run merged (and deleted)."""
+    writing its older input would drop what that run merged (and deleted); and a
+    session log changed since it was read (``seen_sessions``) is not deleted. With
+    ``backup`` (not c0), ``MEMORY.md`` and the logs read are copied into
+    ``.dream-backups/`` before anything is written or deleted."""
     done = DreamOutcome(
         DreamStatus.SKIPPED, processed=dream_input.processed, input_bytes=dream_input.nbytes
     )
@@ -187,6 +171,14 @@ def execute_dream(
     if isinstance(result, Nothing):
         # c0: no write, no deletion; the lock keeps its fresh mtime (restarts the time gate).
         return replace(done, status=DreamStatus.NOTHING, detail=result.reason)
+    if backup:
+        sessions = [paths.session(stem) for stem in dream_input.processed]
+        try:
+            done = replace(done, backup=str(make_backup(paths.workspace, paths.memory, sessions)))
+        except OSError as exc:
+            _rollback(lock, got.prior)
+            detail = f"backup failed ({exc}); nothing was written or deleted"
+            return replace(done, status=DreamStatus.WRITE_FAILED, detail=detail)
     try:
         writer(paths.memory, result.text)
     except Exception as exc:
@@ -195,7 +187,8 @@ def execute_dream(
     except BaseException:
         _rollback(lock, got.prior)
         raise
-    deleted, active = cleanup(paths, dream_input.processed, now, config.active_grace_secs)
+    expect = seen_sessions if config.stale_input_check else None
+    deleted, active = cleanup(paths, dream_input.processed, now, config.active_grace_secs, expect)
     return replace(
         done,
         status=DreamStatus.COMPLETED,
@@ -242,31 +235,29 @@ def run_dream(
     writer: Writer | None = None,
     lock: DreamLock | None = None,
     clock: Callable[[], float] | None = None,
+    backup: bool = False,
 ) -> DreamOutcome:
-    """One complete Dream attempt for the workspace directory ``workspace_dir``."""
+    """One complete Dream attempt for the workspace directory ``workspace_dir``.
+
+    ``backup`` (not c0; the CLI's default) copies what the run replaces and deletes
+    into ``.dream-backups/`` first."""
     config = config or DreamConfig()
-    paths = DreamPaths(Path(workspace_dir))
-    lock = lock or DreamLock.for_workspace(paths.workspace, config.stale_lock_secs)
-    seen_last = lock.last_success()
-    decision = decide(
-        trigger,
-        config,
-        seen_last,
-        scan_sessions(paths.sessions),
-        current_session,
-        now,
+    lock = lock or DreamLock.for_workspace(Path(workspace_dir), config.stale_lock_secs)
+    plan = plan_run(
+        workspace_dir,
+        now=now,
+        config=config,
+        lock=lock,
+        trigger=trigger,
+        current_session=current_session,
         is_subagent=is_subagent,
     )
+    decision, dream_input = plan.decision, plan.dream_input
     if not isinstance(decision, Open):
         return DreamOutcome(DreamStatus.GATE_CLOSED, decision=decision, detail=decision.reason())
-    dream_input = assemble_input(
-        read_existing(paths.memory),
-        decision.sessions,
-        session_reader(paths.sessions),
-        max_existing_bytes=config.max_existing_bytes,
-        max_input_bytes=config.max_input_bytes,
-    )
-    if not dream_input.processed:
+    if plan.refused is not None:
+        return DreamOutcome(DreamStatus.REFUSED, decision=decision, detail=plan.refused)
+    if dream_input is None or not dream_input.processed:
         return DreamOutcome(
             DreamStatus.NO_INPUT, decision=decision, detail="no readable, non-blank session log"
         )
@@ -283,11 +274,20 @@ def run_dream(
     acquire_at = clock() if clock is not None else now
     writer = writer or writer_for(config)
     outcome = execute_dream(
-        paths, dream_input, response, config, acquire_at, lock, writer, seen_last
+        plan.paths,
+        dream_input,
+        response,
+        config,
+        acquire_at,
+        lock,
+        writer,
+        plan.seen_last,
+        backup=backup,
+        seen_sessions=plan.seen_sessions,
     )
     outcome = replace(outcome, decision=decision)
     if outcome.status is DreamStatus.COMPLETED and index is not None:
         outcome = replace(
-            outcome, index_error=update_index(index, paths, outcome, config, acquire_at)
+            outcome, index_error=update_index(index, plan.paths, outcome, config, acquire_at)
         )
     return outcome

@@ -2,12 +2,15 @@
 
 * ``write_in_place`` — c0: truncate and overwrite. A crash between the
   truncation and the end of the write leaves a damaged file (empty or cut).
-* ``write_atomic`` — memlab's option (``dream.atomic_write``): write a temp file
-  in the same directory, fsync it, ``os.replace`` it over the target, fsync the
-  directory. A reader (or a crash) sees the old text or the new one, never a mix.
+* ``write_atomic`` — memlab's option (``dream.atomic_write``; the CLI's default):
+  write a temp file in the same directory, fsync it, ``os.replace`` it over the
+  target, fsync the directory. A reader (or a crash) sees the old text or the
+  new one, never a mix.
 
-Temp files are named ``.MEMORY.md.tmp-<pid>`` (hidden, not ``*.md``, so never
-indexed); leftovers of dead processes are removed by the next atomic write.
+Neither writes through a symbolic link, nor over a FIFO or a device
+(``memlab.safefs``). Temp files are named ``.MEMORY.md.tmp-<pid>`` (hidden, not
+``*.md``, so never indexed); leftovers of dead processes are removed by the
+next atomic write.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from memlab import safefs
 from memlab.config import DreamConfig
 from memlab.dream.lock import pid_alive
 
@@ -24,13 +28,8 @@ TEMP_MARK = ".tmp-"
 
 
 def write_in_place(path: Path, text: str) -> None:
-    """c0's write: open with truncation, write, close."""
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(text)
-
-
-def _temp_path(path: Path) -> Path:
-    return path.with_name(f".{path.name}{TEMP_MARK}{os.getpid()}")
+    """c0's write: open with truncation, write, close (never through a link)."""
+    safefs.write_in_place(path, text)
 
 
 def remove_dead_temps(path: Path) -> None:
@@ -44,35 +43,14 @@ def remove_dead_temps(path: Path) -> None:
         if not entry.name.startswith(prefix):
             continue
         pid = entry.name[len(prefix) :]
-        if pid.isdigit() and not pid_alive(int(pid)):
+        if pid.isdigit() and not pid_alive(int(pid)) and entry.is_file(follow_symlinks=False):
             Path(entry.path).unlink(missing_ok=True)
-
-
-def _fsync_dir(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return  # some platforms cannot open a directory; the rename is still atomic
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def write_atomic(path: Path, text: str) -> None:
     """Temp file + fsync + ``os.replace``: the target holds the old or the new text."""
     remove_dead_temps(path)
-    tmp = _temp_path(path)
-    try:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    _fsync_dir(path.parent)
+    safefs.write_atomic(path, text)
 
 
 def writer_for(config: DreamConfig) -> Writer:

@@ -49,6 +49,9 @@ PROVIDERS: dict[str, ProviderInfo] = {
 }
 
 
+MAX_DIMS = 8192  # sqlite-vec's largest vector
+
+
 def default_cache_path() -> Path:
     base = os.environ.get("MEMLAB_CACHE_DIR") or os.path.join(Path.home(), ".cache", "memlab")
     return Path(base) / "vectors.sqlite"
@@ -61,9 +64,12 @@ def get_embedder(spec: str) -> EmbeddingProvider:
         raise ConfigError(unknown_name("embedder", head, PROVIDERS))
     if head == "hash":
         try:
-            return HashEmbedder(int(rest) if rest else 384)
+            dims = int(rest) if rest else 384
         except ValueError:
             raise ConfigError(f"hash dimension must be an integer, got '{rest}'") from None
+        if not 1 <= dims <= MAX_DIMS:
+            raise ConfigError(f"hash dimension must be between 1 and {MAX_DIMS}, got {dims}")
+        return HashEmbedder(dims)
     if head == "minilm":
         ok, why = minilm.available()
         if not ok:

@@ -96,16 +96,19 @@ def run_experiment(
         raise ConfigError("no runs to evaluate; pass e.g. runs=['fts', 'hybrid', 'mmr']")
     configs = {name: spec.config for name, spec in specs.items()}
     warnings = _check_vectors(prepared, configs)
-    by_memory: dict[Memory, dict[str, Run]] = {}
+    # one replay per memory and per way of reading the query keywords (search.keywords)
+    by_memory: dict[tuple[Memory, str], dict[str, Run]] = {}
     for name, spec in specs.items():
-        by_memory.setdefault(spec.memory or prepared.memory, {})[name] = spec
+        key = (spec.memory or prepared.memory, spec.config.keywords)
+        by_memory.setdefault(key, {})[name] = spec
     results: dict[str, RunResult] = {}
     frames = []
-    for memory, group in by_memory.items():
+    for (memory, keywords), group in by_memory.items():
         timeline = prepared.timeline(
             needed_limit(group),
             vectors=any(r.config.vectors for r in group.values()),
             memory=memory,
+            keywords=keywords,
         )
         for name, spec in group.items():
             result = run_config(name, timeline.batch, spec.config, timeline.query_now)

@@ -61,7 +61,7 @@ class Prepared:
     work_dir: Path
     progress: bool = False
     warnings: list[str] = field(default_factory=list)
-    _timelines: dict[tuple[Memory, bool], Timeline] = field(default_factory=dict, repr=False)
+    _timelines: dict[tuple[Memory, bool, str], Timeline] = field(default_factory=dict, repr=False)
 
     @property
     def index_config(self) -> IndexConfig:
@@ -76,23 +76,29 @@ class Prepared:
         return np.array([q.as_of for q in self.dataset.queries], dtype=np.float64)
 
     def timeline(
-        self, limit: int = DEFAULT_LIMIT, *, vectors: bool = True, memory: Memory | None = None
+        self,
+        limit: int = DEFAULT_LIMIT,
+        *,
+        vectors: bool = True,
+        memory: Memory | None = None,
+        keywords: str = "c0",
     ) -> Timeline:
-        """Every query's candidates at ``limit`` (or wider) and judgements at its time."""
+        """Every query's candidates at ``limit`` (or wider) and judgements at its time;
+        ``keywords``: how queries are read (``search.keywords``, it shapes the candidates)."""
         memory = memory or self.memory
         use_vectors = vectors and self.embedder is not None
-        have = self._timelines.get((memory, use_vectors))
+        have = self._timelines.get((memory, use_vectors, keywords))
         if have is not None and have.limit >= limit:
             return have  # a wider batch serves any smaller limit (prefix property)
         if use_vectors:
             self._warm_query_vectors()
         products = {
-            gid: self._product(gid, memory, limit, use_vectors)
+            gid: self._product(gid, memory, limit, use_vectors, keywords)
             for gid in self.dataset.groups
             if self.dataset.queries_in(gid)
         }
         timeline = Timeline.join(self.dataset, memory, limit, use_vectors, products)
-        self._timelines[(memory, use_vectors)] = timeline
+        self._timelines[(memory, use_vectors, keywords)] = timeline
         self._warn(timeline)
         return timeline
 
@@ -104,7 +110,7 @@ class Prepared:
     def judged(self, memory: Memory | None = None) -> Timeline:
         """A timeline of ``memory`` (any limit: judgements do not depend on it)."""
         memory = memory or self.memory
-        for (mem, _), timeline in self._timelines.items():
+        for (mem, _, _), timeline in self._timelines.items():
             if mem == memory:
                 return timeline
         return self.timeline(memory=memory)
@@ -149,8 +155,10 @@ class Prepared:
 
     # ------------------------------------------------------------------ internals
 
-    def _product(self, gid: str, memory: Memory, limit: int, use_vectors: bool) -> GroupProduct:
-        key = product_key(self.dataset, gid, memory, self.embedder_id, use_vectors, limit)
+    def _product(
+        self, gid: str, memory: Memory, limit: int, use_vectors: bool, keywords: str
+    ) -> GroupProduct:
+        key = product_key(self.dataset, gid, memory, self.embedder_id, use_vectors, limit, keywords)
         path = product_path(self.work_dir, self.dataset, gid, key)
         cached = load_product(path)
         if cached is not None:
@@ -165,6 +173,7 @@ class Prepared:
                 work=work / "w",
                 embedder=self.embedder if use_vectors else None,
                 tick=self._bar(gid),
+                keywords=keywords,
             )
         finally:
             shutil.rmtree(work, ignore_errors=True)

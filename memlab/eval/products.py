@@ -31,6 +31,7 @@ def product_key(
     embedder_id: str | None,
     use_vectors: bool,
     limit: int,
+    keywords: str = "c0",
 ) -> str:
     queries = [(q.query_id, q.text, q.as_of) for q in dataset.queries_in(group)]
     blob = json.dumps(
@@ -44,6 +45,7 @@ def product_key(
             memory.to_dict(),
             embedder_id if use_vectors else None,
             limit,
+            *([] if keywords == "c0" else [keywords]),  # c0 keys stay as they were
         ],
         sort_keys=True,
     )

@@ -46,7 +46,7 @@ from memlab.errors import EmbeddingError
 from memlab.eval.memory import Memory
 from memlab.search.vector_batch import VectorMatrix
 from memlab.store import vectors
-from memlab.store.files import Skip, decode_memory_bytes
+from memlab.store.files import FileText, Skip, decode_memory_bytes
 from memlab.store.index import IndexedChunk
 from memlab.store.layout import LOCK_FILE, MEMORY_FILE, SESSIONS_DIR
 from memlab.store.store import MemoryStore
@@ -196,8 +196,13 @@ class GroupReplay:
             data = self.contents.get(event.path, b"") + data
         self.contents[event.path] = data
         self.mtimes[event.path] = logical_mtime_ns(event.at)
+        signature = (len(data), self.mtimes[event.path])
         limit = self.store.index.config.max_file_bytes
-        read = decode_memory_bytes(data, len(data), logical_mtime_ns(event.at), limit)
+        read: FileText | Skip = (
+            Skip(f"file is {len(data)} bytes, over the {limit}-byte limit", signature=signature)
+            if len(data) > limit  # as memlab.safefs.read_bytes refuses it
+            else decode_memory_bytes(data, *signature, signature=signature)
+        )
         self.store.index.reindex_content(event.path, read, None, event.at)
 
     def materialise(self) -> None:

@@ -80,6 +80,18 @@ def needed_limit(
     return max(candidate_limit(as_run(c).config) for c in values)
 
 
+def keyword_mode(configs: Sequence[SearchConfig]) -> str:
+    """The ``keywords`` setting all ``configs`` share (it shapes the candidates, so one
+    candidate batch serves one setting)."""
+    modes = sorted({c.keywords for c in configs}) or ["c0"]
+    if len(modes) > 1:
+        raise ConfigError(
+            f"these configurations read query keywords differently ({', '.join(modes)}); "
+            "candidates are gathered once, so evaluate each keywords= setting separately"
+        )
+    return modes[0]
+
+
 @dataclass
 class RunResult:
     """What one ranker returned for every query (ties already broken)."""

@@ -61,6 +61,7 @@ def replay_queries(
     work: Path,
     embedder: EmbeddingProvider | None = None,
     tick: Callable[[], None] | None = None,
+    keywords: str = "c0",
 ) -> GroupProduct:
     """Replay ``group`` once and gather every query of it when the timeline reaches it."""
     start = time.perf_counter()
@@ -82,6 +83,7 @@ def replay_queries(
                     embedder=embedder,
                     use_vectors=embedder is not None,
                     query_id=q.query_id,
+                    keywords=keywords,
                     knn=knn.get(q.query_id),
                 )
                 found.rows = [replace(r, text=memo.setdefault(r.text, r.text)) for r in found.rows]

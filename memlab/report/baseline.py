@@ -25,13 +25,13 @@ compared silently (DESIGN invariant 6).
 from __future__ import annotations
 
 import csv
-import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from memlab.datafile import load_data
 from memlab.errors import ReportError
 from memlab.eval.manifest import incompatibilities, write_json
 
@@ -100,10 +100,7 @@ def load_baseline(path: Path) -> dict[str, Any]:
         raise ReportError(
             f"baseline {path} not found; write one with `memlab report --write-baseline {path}`"
         )
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise ReportError(f"baseline {path} is not valid JSON: {exc}") from None
+    data = load_data(path, what="baseline", kind="json", error=ReportError)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ReportError(f"baseline {path}: expected a memlab baseline of format {FORMAT}")
     if not isinstance(data.get("entries"), dict):
@@ -129,7 +126,7 @@ def read_manifest(out_dir: Path) -> dict[str, Any]:
     path = out_dir / "manifest.json"
     if not path.is_file():
         raise ReportError(f"{path} not found: the notebook wrote no manifest")
-    data = json.loads(path.read_text(encoding="utf-8"))
+    data = load_data(path, what="manifest", kind="json", error=ReportError)
     if not isinstance(data, dict):
         raise ReportError(f"{path}: expected a JSON object")
     return data

@@ -153,7 +153,7 @@ def parse_assignments(items: Sequence[str]) -> list[Assignment]:
         notebook, _, name = key.rpartition(".")
         try:
             value = yaml.safe_load(text) if text.strip() else ""
-        except yaml.YAMLError as exc:
+        except (yaml.YAMLError, RecursionError) as exc:
             raise ReportError(f"--param {key}: cannot read value {text!r} ({exc})") from None
         out.append(Assignment(canonical(notebook) if notebook else None, name, value))
     return out

@@ -24,7 +24,7 @@ from typing import Any
 from memlab.embeddings.base import EmbeddingProvider, checked_embed
 from memlab.errors import EmbeddingError
 from memlab.search.candidates_batch import CandidateRow, QueryCandidates
-from memlab.search.keywords import extract_keywords, match_expression
+from memlab.search.query_terms import KeywordPlan, plan_keywords, printable_query
 from memlab.sources import EVERGREEN_SOURCES
 from memlab.store import vectors
 from memlab.store.index import MemoryIndex
@@ -44,6 +44,7 @@ _SUPPLEMENT_SQL = (
     f"(SELECT rowid FROM chunks WHERE source IN ({', '.join('?' * len(EVERGREEN_SOURCES))})) "
     "ORDER BY rank, rowid LIMIT ?"
 )
+LIKE_RANK = -1e-9
 _FEATURES_SQL = (
     "SELECT rowid, id, path, start_line, end_line, text, source, created_at, access_count "
     "FROM chunks WHERE {key} IN ({marks})"
@@ -69,24 +70,31 @@ def gather(
     use_vectors: bool = True,
     supplement: bool = True,
     query_id: str = "q",
+    keywords: str = "c0",
     knn: Knn | None = None,
 ) -> QueryCandidates:
     """Candidates of ``query`` at ``limit`` (the prefix property holds for any smaller one).
 
     ``knn`` answers the vector KNN instead of vec0 (evaluation passes the result of
     ``memlab.search.vector_batch.VectorMatrix``, equal to vec0's)."""
+    query = printable_query(query)
     result = QueryCandidates(query_id, query, limit, [])
     fts: dict[int, dict[str, Any]] = {}
-    match = match_expression(extract_keywords(query))
-    if match is not None:
-        main = _fts_rows(index, _FTS_SQL, (match, limit), result, "FTS query")
+    try:
+        plan = plan_keywords(index.db, index.tokenizer, query, keywords)
+    except index.connection.Error as exc:
+        plan = KeywordPlan(None)
+        _degrade(result, f"reading the query with the index's tokenizer failed ({exc})")
+    for reason in plan.misses:
+        _degrade(result, reason)
+    if plan.match is not None or plan.like:
+        main = _text_rows(index, plan, limit, result, evergreen=False)
         for pos, (rowid, rank) in enumerate(main):
-            fts[rowid] = {"fts_rank": float(rank), "fts_pos": pos}
+            fts[rowid] = {"fts_rank": rank, "fts_pos": pos}
         if supplement:
-            params = (match, *EVERGREEN_SOURCES, limit)
-            extra = _fts_rows(index, _SUPPLEMENT_SQL, params, result, "evergreen supplement query")
+            extra = _text_rows(index, plan, limit, result, evergreen=True)
             for pos, (rowid, rank) in enumerate(extra):
-                fts.setdefault(rowid, {"fts_rank": float(rank)})["supp_pos"] = pos
+                fts.setdefault(rowid, {"fts_rank": rank})["supp_pos"] = pos
     rows: dict[str, CandidateRow] = {}
     for rowid, feat in _features(index.db, "rowid", list(fts)).items():
         rows[feat[1]] = _row(feat, **fts[rowid])
@@ -96,15 +104,51 @@ def gather(
     return result
 
 
-def _fts_rows(
-    index: MemoryIndex, sql: str, params: tuple[Any, ...], result: QueryCandidates, what: str
+def _text_rows(
+    index: MemoryIndex, plan: KeywordPlan, limit: int, result: QueryCandidates, *, evergreen: bool
 ) -> list[tuple[int, float]]:
-    """One FTS query's (rowid, rank) rows; an SQL error degrades the result and yields none."""
+    """One text list's (rowid, rank) rows; an SQL error degrades the result and yields none."""
+    what = "evergreen supplement query" if evergreen else "FTS query"
     try:
-        return [(int(r), float(k)) for r, k in index.db.execute(sql, params)]
+        return _text_list(index, plan, limit, evergreen=evergreen)
     except index.connection.Error as exc:
         _degrade(result, f"{what} failed ({exc}); its text candidates are missing")
         return []
+
+
+def _text_list(
+    index: MemoryIndex, plan: KeywordPlan, limit: int, *, evergreen: bool
+) -> list[tuple[int, float]]:
+    """The FTS list (or its evergreen supplement): FTS matches by rank, then — only with
+    LIKE keywords and fewer than ``limit`` FTS matches — LIKE-only rows by rowid, with
+    rank ``LIKE_RANK`` (below any FTS5 bm25 match, whose idf is at least 1e-6). Any limit
+    gives a prefix of a wider one's list."""
+    out: list[tuple[int, float]] = []
+    if plan.match is not None:
+        sql, params = (
+            (_SUPPLEMENT_SQL, (plan.match, *EVERGREEN_SOURCES, limit))
+            if evergreen
+            else (_FTS_SQL, (plan.match, limit))
+        )
+        out = [(int(r), float(k)) for r, k in index.db.execute(sql, params)]
+    if not plan.like or len(out) >= limit:
+        return out
+    seen = {rowid for rowid, _ in out}
+    where = " OR ".join(["text LIKE ? ESCAPE '\\'"] * len(plan.like))
+    sources: tuple[str, ...] = ()
+    if evergreen:
+        where = f"({where}) AND source IN ({', '.join('?' * len(EVERGREEN_SOURCES))})"
+        sources = EVERGREEN_SOURCES
+    patterns = ["%" + _escape_like(word) + "%" for word in plan.like]
+    sql = f"SELECT rowid FROM chunks WHERE {where} ORDER BY rowid LIMIT ?"
+    for (rowid,) in index.db.execute(sql, (*patterns, *sources, limit + len(out))):
+        if rowid not in seen and len(out) < limit:
+            out.append((int(rowid), LIKE_RANK))
+    return out
+
+
+def _escape_like(word: str) -> str:
+    return word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 def _vector_candidates(

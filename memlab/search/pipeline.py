@@ -8,10 +8,12 @@ passes ``record_access=False`` and ``sync=False`` (read-only, DESIGN invariant 4
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
 from memlab.config import MemlabConfig, SearchConfig
+from memlab.errors import ConfigError
 from memlab.search.candidates import gather
 from memlab.search.candidates_batch import build_batch
 from memlab.search.ranking import RankedBatch, rank_batch
@@ -75,6 +77,8 @@ def search(
     """Search the store's memory (SPEC §3–§5)."""
     cfg = search_config(config)
     now = store.clock() if now is None else float(now)
+    if not math.isfinite(now):
+        raise ConfigError(f"search time must be a finite number of seconds, got {now!r}")
     report = store.sync(now) if sync else None
     limit = candidate_limit(cfg)
     candidates = gather(
@@ -84,14 +88,19 @@ def search(
         embedder=store.embedder,
         use_vectors=cfg.vectors,
         supplement=cfg.evergreen_supplement,
+        keywords=cfg.keywords,
     )
+    stale = report.stale_reason() if report is not None else None
+    if stale is not None:
+        candidates.degraded = True
+        candidates.reasons.append(stale)
     batch = build_batch([candidates])
     ranked = rank_batch(batch, cfg, now)
     hits = hits_of(ranked, 0)
     if record_access and hits:
         store.index.record_access([h.chunk_id for h in hits], now)
     return SearchResult(
-        query=query,
+        query=candidates.query,
         hits=hits,
         degraded=candidates.degraded,
         reasons=list(candidates.reasons),

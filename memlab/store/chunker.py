@@ -3,6 +3,12 @@
 Sizes are UTF-8 **bytes**; the overlap is in **characters** — the difference
 shows with CJK text, where one character is three bytes.
 
+The ``[Context: …]`` prefix of a nested section is capped at
+``CONTEXT_MAX_BYTES`` (1 KiB; c0 has no cap): deeper ancestors are kept, outer
+ones beyond the cap are shown as ``…`` and one heading never takes more than a
+quarter of it. Ordinary prefixes are far shorter and unchanged; without the cap
+a file of n nested headings produced O(n²) bytes of chunk text.
+
 Line numbers are reported 1-based and inclusive (c0 counts from 0); they only
 locate a chunk in its file and never affect ranking. Overlap text carried over
 from the previous chunk is not counted in a chunk's line span.
@@ -42,6 +48,36 @@ def heading_level(line: str) -> int:
 
 def _nbytes(text: str) -> int:
     return len(text.encode("utf-8"))
+
+
+CONTEXT_MAX_BYTES = 1024
+_ELLIPSIS = "…"
+
+
+def _cut(text: str, max_bytes: int) -> str:
+    if _nbytes(text) <= max_bytes:
+        return text
+    head = text.encode("utf-8")[: max_bytes - _nbytes(_ELLIPSIS)].decode("utf-8", "ignore")
+    return head + _ELLIPSIS
+
+
+def context_prefix(ancestors: list[str], max_bytes: int = CONTEXT_MAX_BYTES) -> str:
+    """``"[Context: a > b]\n\n"`` for a section's ancestor headings (SPEC §2.1), capped."""
+    if not ancestors:
+        return ""
+    full = " > ".join(ancestors)
+    if _nbytes(full) <= max_bytes:
+        return f"[Context: {full}]\n\n"
+    kept: list[str] = []
+    size = _nbytes(_ELLIPSIS + " > ")
+    for title in reversed(ancestors):
+        title = _cut(title, max_bytes // 4)
+        extra = _nbytes(title) + (3 if kept else 0)
+        if size + extra > max_bytes:
+            break
+        kept.append(title)
+        size += extra
+    return f"[Context: {_ELLIPSIS} > " + " > ".join(reversed(kept)) + "]\n\n"
 
 
 @dataclass
@@ -111,9 +147,7 @@ def chunk_markdown(text: str, max_bytes: int = 1600, overlap_chars: int = 320) -
         return [Chunk(1, max(len(lines), 1), text)]
     chunks: list[Chunk] = []
     for section in _sections(lines):
-        prefix = ""
-        if len(section.stack) > 1:
-            prefix = "[Context: " + " > ".join(section.stack[:-1]) + "]\n\n"
+        prefix = context_prefix(section.stack[:-1])
         body = "\n".join(section.lines)
         if _nbytes(body) <= max_bytes:
             parts = [Chunk(section.first_line, section.first_line + len(section.lines) - 1, body)]

@@ -93,31 +93,62 @@ def _open_with(driver: str, path: str) -> tuple[Any, Any]:
     return module, conn
 
 
-def open_connection(path: str | Path, *, want_vec: bool = True) -> Connection:
-    """Open ``path`` (or ``":memory:"``) with FTS5 and, if possible, sqlite-vec."""
-    global _warned_no_vec
+def index_driver() -> tuple[str, Any]:
+    """The binding every index of this process is opened with: the first of ``DRIVERS``
+    that can load sqlite-vec (else the last importable one, else the built-in).
+
+    Chosen once (on ``:memory:``) and used for every index file, read-only checks
+    included: two copies of SQLite in one process do not see each other's POSIX
+    locks, and one closing a file would drop the other's locks (and could truncate
+    a WAL index the other has mapped)."""
     forced = os.environ.get("MEMLAB_SQLITE_DRIVER")
     if forced and forced not in DRIVERS:
         raise StoreError(unknown_name("MEMLAB_SQLITE_DRIVER", forced, DRIVERS))
+    key = (forced or "", os.environ.get("MEMLAB_DISABLE_VEC", ""))
+    if key not in _CHOSEN:
+        _CHOSEN[key] = _choose(forced)
+    return _CHOSEN[key]
+
+
+_CHOSEN: dict[tuple[str, str], tuple[str, Any]] = {}
+
+
+def _choose(forced: str | None) -> tuple[str, Any]:
     order = [forced] if forced else list(DRIVERS)
-    target = str(path)
-    chosen: tuple[str, Any, Any, str | None] | None = None
     for driver in order:
         try:
-            module, conn = _open_with(driver, target)
+            module, conn = _open_with(driver, ":memory:")
         except ImportError:
             continue
-        except Exception as exc:
-            raise StoreError(f"cannot open index {target}: {exc}") from exc
-        vec = _try_load_vec(conn) if want_vec else None
-        if vec is not None or not want_vec or driver == order[-1]:
-            chosen = (driver, module, conn, vec)
-            break
+        vec = _try_load_vec(conn)
         conn.close()
-    if chosen is None:  # nothing could load the extension: fall back to the built-in one
-        module, conn = _open_with("sqlite3", target)
-        chosen = ("sqlite3", module, conn, None)
-    driver, module, conn, vec = chosen
+        if vec is not None or driver == order[-1]:
+            return driver, module
+    return "sqlite3", importlib.import_module("sqlite3")
+
+
+def table_names(path: str | Path) -> set[str]:
+    """The tables of an existing database, read with the index driver and nothing written
+    (no pragma; a read-only URI is avoided: it cannot recreate a WAL index's ``-shm``)."""
+    _, module = index_driver()
+    conn = module.connect(str(path), timeout=30.0, isolation_level=None, check_same_thread=False)
+    try:
+        rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        return {str(r[0]) for r in rows}
+    finally:
+        conn.close()
+
+
+def open_connection(path: str | Path, *, want_vec: bool = True) -> Connection:
+    """Open ``path`` (or ``":memory:"``) with FTS5 and, if possible, sqlite-vec."""
+    global _warned_no_vec
+    target = str(path)
+    driver, module = index_driver()
+    try:
+        conn = module.connect(target, timeout=30.0, isolation_level=None, check_same_thread=False)
+    except Exception as exc:
+        raise StoreError(f"cannot open index {target}: {exc}") from exc
+    vec = _try_load_vec(conn) if want_vec else None
     warnings: list[str] = []
     if want_vec and vec is None:
         message = (

@@ -23,10 +23,13 @@ from pathlib import Path
 from typing import Any
 
 from memlab.config import IndexConfig
+from memlab.safefs import printable_name, utf8_name
 from memlab.store import vectors
 from memlab.store.chunker import Chunk, chunk_markdown
 from memlab.store.connection import Connection, open_connection
-from memlab.store.files import FileText, Skip, filename_date, read_memory_file
+from memlab.store.file_table import FileState, Signature, file_state, file_states, record_file
+from memlab.store.files import FileText, Skip, file_signature, filename_date, read_memory_file
+from memlab.store.guard import check_index_target
 from memlab.store.layout import MemoryLayout
 from memlab.store.schema import get_meta, migrate
 
@@ -111,6 +114,7 @@ class MemoryIndex:
         config = config or IndexConfig()
         target = Path(index_path) if index_path is not None else layout.default_index_path
         if str(target) != ":memory:":
+            check_index_target(target, layout.root if index_path is None else None)
             target.parent.mkdir(parents=True, exist_ok=True)
         conn = open_connection(target)
         try:
@@ -173,19 +177,27 @@ class MemoryIndex:
         self, path: str | Path, source: str | None = None, now: float | None = None
     ) -> FileOutcome:
         """Bring the chunks of one file up to date (SPEC §2.2), in one transaction."""
-        return self._apply(self.read_chunked(self.layout.rel(path)), source, now)
+        rel = self.layout.rel(path)
+        if not utf8_name(rel):
+            return self.skip_bad_name(rel)
+        return self._apply(self.read_chunked(rel), source, now)
 
     def reindex_files(self, paths: Iterable[str], now: float | None = None) -> list[FileOutcome]:
         """``reindex_file`` for many root-relative paths, in order. Reading and chunking
         (``read_chunked``: no SQL) run one file ahead on a helper thread while SQLite
         writes the previous one (it releases the GIL), so the two overlap."""
         wanted = list(paths)
-        existing = self._existing(wanted)  # one query for the batch, not one per file
+        good = [rel for rel in wanted if utf8_name(rel)]
+        existing = self._existing(good)  # one query for the batch, not one per file
+        out: list[FileOutcome] = []
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="memlab-read") as reader:
-            return [
-                self._apply(f, None, now, existing.get(f.rel, {}))
-                for f in reader.map(self.read_chunked, wanted)
-            ]
+            chunked = reader.map(self.read_chunked, good)
+            for rel in wanted:
+                if utf8_name(rel):
+                    out.append(self._apply(next(chunked), None, now, existing.get(rel, {})))
+                else:
+                    out.append(self.skip_bad_name(rel))
+        return out
 
     def _existing(self, paths: list[str]) -> dict[str, dict[str, tuple[int, str, str]]]:
         """path → {chunk id: (rowid, hash, text)} of the chunks indexed for ``paths``."""
@@ -229,13 +241,7 @@ class MemoryIndex:
         now = self.clock() if now is None else now
         rel, read = file.rel, file.read
         if isinstance(read, Skip):
-            if read.gone:
-                removed = self.delete_path(rel)
-                if read.reason != "file no longer exists":
-                    self._warn(f"{rel}: {read.reason}")
-                return FileOutcome(rel, "deleted", removed=removed, reason=read.reason)
-            self._warn(f"skipped {rel}: {read.reason}")
-            return FileOutcome(rel, "skipped", reason=read.reason)
+            return self._skip(rel, read)
         source = source or self.layout.classify_source(rel)
         created = (
             now if self.config.created_at_rule == "insert" else filename_date(rel, read.mtime_ns)
@@ -244,8 +250,34 @@ class MemoryIndex:
             if existing is None:
                 existing = self._existing([rel]).get(rel, {})
             outcome = self._apply_chunks(rel, file, existing, source, now, created)
-            self._record_file(rel, read, now)
+            self._record_file(rel, (read.size, read.mtime_ns), read.checked_ns, now, None)
         return outcome
+
+    def _skip(self, rel: str, read: Skip) -> FileOutcome:
+        """A file that was not read: delete its chunks if it is gone, warn once per change."""
+        before = self.file_state(rel)
+        if read.gone:
+            removed = self.delete_path(rel)
+            outcome = FileOutcome(rel, "deleted", removed=removed, reason=read.reason)
+            if read.signature is None:
+                return outcome  # simply gone: nothing to say, nothing to record
+        else:
+            outcome = FileOutcome(rel, "skipped", reason=read.reason)
+        if before is None or (before.signature, before.skipped) != (read.signature, read.reason):
+            self._warn(f"skipped {rel}: {read.reason}")
+        if read.signature is not None:
+            with self.transaction():
+                self._record_file(rel, read.signature, read.checked_ns, self.clock(), read.reason)
+        return outcome
+
+    def skip_bad_name(self, rel: str) -> FileOutcome:
+        """A file whose name is not valid UTF-8: never indexed; warned once per change."""
+        key = printable_name(rel)
+        signature = file_signature(self.layout.abs(rel))
+        reason = "file name is not valid UTF-8; rename the file to index it"
+        if signature is None:
+            return FileOutcome(key, "skipped", reason=reason)
+        return self._skip(key, Skip(reason, signature=signature, checked_ns=time.time_ns()))
 
     def _apply_chunks(
         self,
@@ -345,13 +377,10 @@ class MemoryIndex:
             "INSERT INTO chunks_fts(chunks_fts, rowid, text) VALUES ('delete', ?, ?)", (rowid, text)
         )
 
-    def _record_file(self, rel: str, read: FileText, now: float) -> None:
-        self.db.execute(
-            "INSERT INTO files(path, size, mtime_ns, indexed_at) VALUES (?, ?, ?, ?) "
-            "ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtime_ns = excluded.mtime_ns, "
-            "indexed_at = excluded.indexed_at",
-            (rel, read.size, read.mtime_ns, now),
-        )
+    def _record_file(
+        self, rel: str, signature: Signature, checked_ns: int, now: float, skipped: str | None
+    ) -> None:
+        record_file(self.db, rel, signature, checked_ns, now, skipped)
 
     def record_access(self, chunk_ids: Iterable[str], now: float | None = None) -> None:
         """``access_count += 1`` and ``last_accessed = now`` for every returned chunk."""
@@ -367,11 +396,15 @@ class MemoryIndex:
     # ------------------------------------------------------------------ reading
 
     def indexed_files(self) -> dict[str, tuple[int, int]]:
-        """path → (size, mtime_ns) as last indexed."""
-        return {
-            r[0]: (int(r[1]), int(r[2]))
-            for r in self.db.execute("SELECT path, size, mtime_ns FROM files")
-        }
+        """path → (size, mtime_ns) as last read (indexed or skipped)."""
+        return {path: state.signature for path, state in self.file_states().items()}
+
+    def file_state(self, rel: str) -> FileState | None:
+        return file_state(self.db, rel)
+
+    def file_states(self) -> dict[str, FileState]:
+        """path → what the last read of the file found (``file_table.FileState``)."""
+        return file_states(self.db)
 
     def indexed_paths(self) -> set[str]:
         return {r[0] for r in self.db.execute("SELECT DISTINCT path FROM chunks")}

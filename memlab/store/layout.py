@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from memlab.errors import MemoryRootError
+from memlab.safefs import utf8_name
 from memlab.sources import GLOBAL, SESSION, WORKSPACE, is_evergreen
 from memlab.timefmt import format_iso
 
@@ -56,7 +57,11 @@ class MemoryLayout:
 
     @classmethod
     def open(cls, root: str | Path, workspace: str | None = None) -> MemoryLayout:
-        """Resolve ``root``; pick the only workspace when none is named."""
+        """Resolve ``root``; pick the only workspace when none is named.
+
+        A named workspace must be the plain name of a real directory directly inside
+        the root: not absolute, not ``.``/``..``/empty, no separator, not hidden, not
+        a symbolic link (the index and the Dream lock are written there)."""
         path = Path(root).expanduser()
         if not path.is_dir():
             raise MemoryRootError(f"memory root {path} does not exist or is not a directory")
@@ -69,11 +74,8 @@ class MemoryLayout:
                     "choose one with --workspace NAME"
                 )
             workspace = found[0] if found else None
-        elif not (path / workspace).is_dir():
-            raise MemoryRootError(
-                f"workspace '{workspace}' not found under {path}; "
-                f"existing: {', '.join(workspaces(path)) or 'none'}"
-            )
+        else:
+            check_workspace(path, workspace)
         return cls(path, workspace)
 
     @property
@@ -107,9 +109,14 @@ class MemoryLayout:
         return self.root / Path(*PurePosixPath(rel).parts)
 
     def in_scope(self, rel: str) -> bool:
-        """Is this root-relative path a Markdown file of this index?"""
+        """Is this root-relative path a Markdown file of this index?
+
+        Not: paths through ``..`` or hidden directories (Dream's backups live in one),
+        and names that are not valid UTF-8 (they are reported, never indexed)."""
         parts = PurePosixPath(rel).parts
-        if not parts or not parts[-1].endswith(".md") or ".." in parts:
+        if not parts or not parts[-1].endswith(".md") or ".." in parts or not utf8_name(rel):
+            return False
+        if any(p.startswith(".") for p in parts[:-1]):
             return False
         if len(parts) == 1:
             return True
@@ -135,6 +142,13 @@ class MemoryLayout:
 
     def scan(self) -> list[str]:
         """Root-relative paths of every in-scope ``*.md`` file (symlinked dirs not entered)."""
+        return self.scan_all()[0]
+
+    def scan_all(self) -> tuple[list[str], list[str]]:
+        """(in-scope paths, paths of ``*.md`` files whose names are not valid UTF-8).
+
+        The second list holds the names as Python decoded them (surrogate escapes);
+        they are never indexed, only reported (``safefs.printable_name``)."""
         found = [e.name for e in os.scandir(self.root) if e.name.endswith(".md")]
         ws = self.workspace_dir
         if ws is not None and ws.is_dir():
@@ -143,7 +157,9 @@ class MemoryLayout:
                 for name in filenames:
                     if name.endswith(".md"):
                         found.append(self.rel(Path(dirpath) / name))
-        return sorted(p for p in found if self.in_scope(p))
+        good = sorted(p for p in found if self.in_scope(p))
+        bad = sorted(p for p in found if not utf8_name(p))
+        return good, bad
 
     def resolves_inside(self, rel: str) -> bool:
         """False for a symlink (or path through one) that leads out of the root."""
@@ -160,6 +176,28 @@ def _is_under(path: Path, parent: Path) -> bool:
     except ValueError:
         return False
     return True
+
+
+def check_workspace(root: Path, name: str) -> None:
+    """``MemoryRootError`` unless ``name`` is a plain, real directory directly in ``root``."""
+    existing = ", ".join(workspaces(root)) or "none"
+    hint = f"give the plain name of a directory inside {root} (existing: {existing})"
+    bad = (
+        not name
+        or name in (".", "..")
+        or "/" in name
+        or "\\" in name
+        or "\x00" in name
+        or name.startswith(".")
+        or not utf8_name(name)
+    )
+    if bad:
+        raise MemoryRootError(f"workspace {name!r} is not a plain directory name; {hint}")
+    path = root / name
+    if path.is_symlink():
+        raise MemoryRootError(f"workspace {name!r} is a symbolic link, not followed; {hint}")
+    if not path.is_dir():
+        raise MemoryRootError(f"workspace {name!r} not found under {root}; {hint}")
 
 
 def workspaces(root: Path) -> list[str]:

@@ -6,8 +6,9 @@ reindex claim. Migrations run in order inside one transaction each; an index
 written by a newer memlab is refused with a clear error.
 
 Beyond c0's schema memlab adds a ``files`` table (size and mtime of every
-indexed file) so that opening a store can find files changed while nothing
-was watching.
+indexed file, when it was read, and why it was skipped if it was) so that
+opening a store can find files changed while nothing was watching, and a bad
+file is warned about once per change.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 
 from memlab.errors import SchemaMismatchError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 TOKENIZE_CLAUSES = {
     "unicode61": "unicode61",
     "porter": "porter unicode61",
@@ -65,7 +66,14 @@ def _migration_2(conn: Any, tokenizer: str) -> None:
     )
 
 
-MIGRATIONS: list[Callable[[Any, str], None]] = [_migration_1, _migration_2]
+def _migration_3(conn: Any, tokenizer: str) -> None:
+    # checked_ns: wall clock just before the file was read (the racy-timestamp rule);
+    # skipped: why the file was not indexed (NULL when it was), so it is warned once.
+    conn.execute("ALTER TABLE files ADD COLUMN checked_ns INTEGER NOT NULL DEFAULT 0")
+    conn.execute("ALTER TABLE files ADD COLUMN skipped TEXT")
+
+
+MIGRATIONS: list[Callable[[Any, str], None]] = [_migration_1, _migration_2, _migration_3]
 
 
 def get_meta(conn: Any, key: str) -> str | None:

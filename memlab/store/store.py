@@ -22,15 +22,20 @@ from types import TracebackType
 from memlab.config import IndexConfig, WatcherConfig
 from memlab.embeddings.base import EmbeddingProvider, checked_embed
 from memlab.errors import EmbeddingError, StoreError
+from memlab.safefs import printable_name
 from memlab.store import vectors
+from memlab.store.files import file_signature
 from memlab.store.index import Clock, FileOutcome, MemoryIndex
 from memlab.store.layout import MemoryLayout
-from memlab.store.sync import DirtySet, ReindexClaim, Watcher
+from memlab.store.sync import DirtySet, ReindexClaim, Watcher, pid_alive
 
 log = logging.getLogger("memlab")
 EMBED_BATCH = 32
 VECTOR_COMMIT = 64 * EMBED_BATCH  # vectors per commit (a commit per embedding batch is slow)
 SYNC_BATCH = 5000  # files per commit during a sync (FTS5 writes a segment at each commit)
+# The racy-timestamp margin: a file whose mtime is within this of (or after) its last
+# read is read again at the next scan. Generous, for coarse file-system clocks.
+RACY_NS = 2_000_000_000
 
 
 @dataclass
@@ -40,6 +45,22 @@ class SyncReport:
     outcomes: list[FileOutcome] = field(default_factory=list)
     embedded: int = 0
     embed_failures: list[str] = field(default_factory=list)
+    pending: int = 0  # dirty paths left for later when the claim was lost
+    holder: str = ""  # the claim's value ("<pid>:<unix secs>") when it was lost
+
+    def stale_reason(self) -> str | None:
+        """Why a search after this sync may answer from a stale index, or None."""
+        if not (self.claim_lost and self.pending):
+            return None
+        pid_text = self.holder.partition(":")[0]
+        files = f"{self.pending} changed file(s) are not searched yet"
+        if pid_text.isdigit() and not pid_alive(int(pid_text)):
+            return (
+                f"stale index: the reindex claim is held by process {pid_text}, which is not "
+                f"running (it crashed?); {files} until the claim expires (60 s) — "
+                "watcher.reclaim_dead_claims takes it at once"
+            )
+        return f"stale index: process {pid_text or '?'} holds the reindex claim; {files}"
 
     @property
     def skipped(self) -> list[FileOutcome]:
@@ -135,34 +156,52 @@ class MemoryStore:
     # ----------------------------------------------------------------------- sync
 
     def scan_changes(self) -> list[str]:
-        """Mark dirty every file that is new, changed or gone since it was indexed."""
-        known = self.index.indexed_files()
+        """Mark dirty every file that is new, changed or gone since it was last read.
+
+        A file is read again when its size or mtime changed, or when its mtime is
+        not older than its last read by ``RACY_NS`` (the racy-timestamp rule: a
+        same-size rewrite within one timestamp tick keeps both). Files whose names
+        are not valid UTF-8 are compared under their printable name and reported
+        once per change, never indexed."""
+        states = self.index.file_states()
+        good, bad = self.layout.scan_all()
         changed: list[str] = []
-        on_disk = set(self.layout.scan())
-        for rel in sorted(on_disk):
-            try:
-                st = self.layout.abs(rel).stat()
-            except OSError:
+        for rel in good:
+            state = states.get(rel)
+            signature = file_signature(self.layout.abs(rel))
+            if state is None or state.stale(signature, RACY_NS):
                 changed.append(rel)
-                continue
-            if known.get(rel) != (st.st_size, st.st_mtime_ns):
+        bad_keys = set()
+        for rel in bad:
+            key = printable_name(rel)
+            bad_keys.add(key)
+            state = states.get(key)
+            if state is None or state.signature != file_signature(self.layout.abs(rel)):
                 changed.append(rel)
-        gone = (set(known) | self.index.indexed_paths()) - on_disk
+        gone = (set(states) | self.index.indexed_paths()) - set(good) - bad_keys
         changed.extend(sorted(gone))
         self.dirty.add(changed)
         return changed
 
-    def sync(self, now: float | None = None) -> SyncReport:
-        """SPEC §3: reindex dirty paths under the claim, then embed missing vectors."""
-        return self._sync(now, force=self.retry_missing_vectors and self._vectors_pending)
+    def sync(self, now: float | None = None, *, reclaim_dead: bool | None = None) -> SyncReport:
+        """SPEC §3: reindex dirty paths under the claim, then embed missing vectors.
 
-    def _sync(self, now: float | None, *, force: bool) -> SyncReport:
+        ``reclaim_dead`` (default: ``watcher.reclaim_dead_claims``) takes a claim whose
+        holder is a dead process on this machine at once."""
+        force = self.retry_missing_vectors and self._vectors_pending
+        return self._sync(now, force=force, reclaim_dead=reclaim_dead)
+
+    def _sync(
+        self, now: float | None, *, force: bool, reclaim_dead: bool | None = None
+    ) -> SyncReport:
         """Run a sync if something is dirty (or ``force``) and the claim is won."""
         report = SyncReport()
         if not len(self.dirty) and not force:
             return report
-        if not self.claim.try_claim():
+        if not self.claim.try_claim(reclaim_dead=reclaim_dead):
             report.claim_lost = True
+            report.pending = len(self.dirty)
+            report.holder = self.claim.holder()
             return report  # the dirty set is kept for the next search
         paths = self.dirty.swap()
         try:
@@ -194,11 +233,14 @@ class MemoryStore:
             return
         report.outcomes.extend(done)
 
-    def build(self, now: float | None = None) -> SyncReport:
+    def build(self, now: float | None = None, *, reclaim_dead: bool = False) -> SyncReport:
         """Index everything in scope now (scan + sync, embedding every missing vector even
-        when nothing changed), as ``memlab index`` does."""
+        when nothing changed), as ``memlab index`` does.
+
+        ``memlab index`` passes ``reclaim_dead=True``: a claim left by a crashed
+        indexer on this machine does not block an explicit rebuild for 60 s."""
         self.scan_changes()
-        report = self._sync(now, force=self.embedder is not None)
+        report = self._sync(now, force=self.embedder is not None, reclaim_dead=reclaim_dead or None)
         if report.claim_lost:
             raise StoreError(
                 f"another process holds the reindex claim ({self.claim.holder()}); try again "

@@ -70,7 +70,10 @@ class ReindexClaim:
         self.pid = os.getpid() if pid is None else pid
         self._value: str | None = None
 
-    def try_claim(self) -> bool:
+    def try_claim(self, *, reclaim_dead: bool | None = None) -> bool:
+        """Take the claim if it is free or stale (or, with ``reclaim_dead``, held by a
+        dead process on this machine); ``reclaim_dead`` None uses the configured value."""
+        reclaim_dead = self.reclaim_dead if reclaim_dead is None else reclaim_dead
         now = int(self.clock())
         value = f"{self.pid}:{now}"
         cur = self.db.execute(
@@ -79,7 +82,7 @@ class ReindexClaim:
             (value, now - self.stale_secs),
         )
         won = cur.rowcount == 1
-        if not won and self.reclaim_dead:
+        if not won and reclaim_dead:
             won = self._take_from_dead_holder(value)
         self._value = value if won else None
         return won

@@ -31,7 +31,7 @@ from memlab.eval.measures import DEFAULT_TOKEN_BUDGET, SWEEP_MEASURES
 from memlab.eval.memory import Memory
 from memlab.eval.metrics import check_measures
 from memlab.eval.prepare import Prepared, prepare_dataset
-from memlab.eval.runs import RunResult, needed_limit, run_of
+from memlab.eval.runs import RunResult, keyword_mode, needed_limit, run_of
 from memlab.search.candidates_batch import CandidateBatch
 from memlab.search.many import BatchArrays
 from memlab.search.pipeline import Hit
@@ -94,7 +94,9 @@ class Sweep:
     def ensure_limit(self, limit: int, *, progress: bool = False) -> CandidateBatch:
         """The candidate batch, gathered (once) at ``limit`` or wider."""
         if self._state is None or self._state[0].limit < limit:
-            timeline = self.prepared.timeline(limit, memory=self.memory)
+            timeline = self.prepared.timeline(
+                limit, memory=self.memory, keywords=self.base.keywords
+            )
             self._state = (timeline.batch, judgements_for(timeline.batch, timeline))
             self._work = None
         return self._state[0]
@@ -104,6 +106,7 @@ class Sweep:
     ) -> CandidateBatch:
         """Gather candidates at the widest limit any of these configurations needs."""
         configs = [p.config if isinstance(p, SweepPoint) else p for p in points]
+        keyword_mode([self.base, *configs])  # one keyword reading per candidate batch
         return self.ensure_limit(needed_limit(configs) if configs else 1, progress=progress)
 
     @property

@@ -57,12 +57,10 @@ def flatten_space(data: Mapping[str, Any]) -> dict[str, Any]:
 
 def load_grid(path: str | Path) -> dict[str, Any]:
     """Read a YAML (or JSON) grid file into a flat space."""
-    import yaml
+    from memlab.datafile import load_data
 
     file = Path(path)
-    if not file.is_file():
-        raise ConfigError(f"grid file {file} not found")
-    data = yaml.safe_load(file.read_text(encoding="utf-8"))
+    data = load_data(file, what="grid file")
     if not isinstance(data, Mapping) or not data:
         raise ConfigError(f"{file}: expected a mapping of configuration paths to value lists")
     return flatten_space(data)

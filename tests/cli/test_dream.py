@@ -21,7 +21,7 @@ def test_check_then_run_then_check(root: Path, capsys: pytest.CaptureFixture[str
     code, out = run_cli(capsys, "dream", "check", str(root), "--workspace", WS, "--json")
     got = json.loads(out)
     assert code == 0 and got["open"] and len(got["sessions"]) == 3
-    code, out = run_cli(capsys, "dream", "run", str(root), "--workspace", WS, "--json")
+    code, out = run_cli(capsys, "dream", "run", str(root), "--workspace", WS, "--json", "--yes")
     ran = json.loads(out)
     assert code == 0 and ran["status"] == "completed" and len(ran["deleted"]) == 3
     assert "- fact 2: learned on day 2" in (root / WS / "MEMORY.md").read_text()
@@ -44,7 +44,7 @@ def test_check_at_a_given_time_and_profile(root: Path, capsys: pytest.CaptureFix
 
 def test_run_force_noreply_and_errors(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out = run_cli(capsys, "dream", "run", str(root), "--workspace", WS, "--force",
-                        "--consolidator", "noreply")  # fmt: skip
+                        "--consolidator", "noreply", "--yes")  # fmt: skip
     assert code == 0 and out.startswith("nothing-to-consolidate: no-reply")
     assert len(stems(root / WS)) == 3
     assert main(["dream", "run", str(root), "--workspace", WS, "--consolidator", "gpt"]) == 2

@@ -84,7 +84,7 @@ def test_explain_prints_a_trace_table(memory: Path, capsys: pytest.CaptureFixtur
             ["search", "{root}", "x", "--embedder", "hsah"],
             "unknown embedder 'hsah'; did you mean 'hash'",
         ),
-        (["search", "{root}", "x", "--index", "{bad}"], "not a readable SQLite index"),
+        (["search", "{root}", "x", "--index", "{bad}"], "not a memlab index"),
     ],
 )
 def test_errors_are_one_line(

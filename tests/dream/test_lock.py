@@ -104,15 +104,14 @@ def test_losing_the_read_back_means_not_acquired(
 ) -> None:
     """Another process writes its PID between our write and our read-back."""
     lock = lock_at(tmp_path)
-    real_write = Path.write_text
+    real_write = DreamLock._write
 
-    def racing_write(self: Path, data: str, *args: object, **kwargs: object) -> int:
-        n = real_write(self, data, *args, **kwargs)  # type: ignore[arg-type]
-        if self == lock.path:
+    def racing_write(self: DreamLock, body: str) -> None:
+        real_write(self, body)
+        if self.path == lock.path:
             real_write(self, "424242")
-        return n
 
-    monkeypatch.setattr(Path, "write_text", racing_write)
+    monkeypatch.setattr(DreamLock, "_write", racing_write)
     got = lock.try_acquire(NOW)
     assert isinstance(got, Busy) and got.holder == 424242
 

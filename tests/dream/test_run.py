@@ -103,10 +103,10 @@ def test_write_failure_rolls_the_lock_back_and_keeps_every_session(
     assert stems(ws) == []
 
 
-def test_real_write_failure_memory_path_is_a_directory(ws: Path) -> None:
+def test_memory_path_is_a_directory_is_refused_before_anything(ws: Path) -> None:
     (ws / "MEMORY.md").mkdir()
     got = run_dream(ws, OfflineConsolidator(), now=NOW, config=DreamConfig(atomic_write=True))
-    assert got.status is DreamStatus.WRITE_FAILED
+    assert got.status is DreamStatus.REFUSED and "a directory" in got.detail
     assert stems(ws) == ALL and not (ws / ".dream-lock").exists()
     assert [p.name for p in ws.iterdir() if ".tmp-" in p.name] == []
 

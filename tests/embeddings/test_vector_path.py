@@ -20,7 +20,7 @@ from memlab.errors import SchemaMismatchError
 from memlab.search.pipeline import search
 from memlab.store import vectors
 from memlab.store.store import MemoryStore
-from tests.conftest import T0, WS, write
+from tests.conftest import T0, WS, backdate, write
 
 DIMS = 8
 
@@ -263,6 +263,7 @@ def test_index_command_embeds_what_is_missing(
 ) -> None:
     """``build`` (``memlab index``) embeds missing vectors even when no file changed."""
     root = _many_notes(tmp_path / "few", 5)
+    backdate(root)  # written long ago: the racy-timestamp rule re-reads fresh files
     index = tmp_path / "idx.sqlite"
     open_store(root, index_path=index).build(now=T0)  # no embedder: no vectors
     store = open_store(root, index_path=index, embedder=HashEmbedder(16))

@@ -217,7 +217,8 @@ def shared_store(tmp_path_factory: pytest.TempPathFactory) -> MemoryStore:
 @given(st.text(max_size=300))
 def test_any_query_text_is_safe(shared_store: MemoryStore, query: str) -> None:
     result = search(shared_store, query, ALL, T0, record_access=False)
-    assert not result.degraded
+    # Degraded only where c0's keywords read the query differently from the index.
+    assert all("keywords" in reason for reason in result.reasons)
 
 
 def test_deleted_file_never_returned(memory: Path, open_store: Callable[..., MemoryStore]) -> None:

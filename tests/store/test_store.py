@@ -211,7 +211,7 @@ def test_unreadable_index_is_a_clear_error(memory: Path, tmp_path: Path) -> None
     from memlab.errors import StoreError
 
     bad = write(tmp_path, "bad.sqlite", b"this is not a database" * 100)
-    with pytest.raises(StoreError, match="not a readable SQLite index"):
+    with pytest.raises(StoreError, match="not a memlab index"):
         MemoryStore.open(memory, index_path=bad)
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from memlab.datasets.folder import check_dest
 from memlab.datasets.importers._common import ImportOptions, ImportResult
 from memlab.datasets.importers.beir import import_beir
 from memlab.datasets.importers.locomo import import_locomo
@@ -50,6 +51,7 @@ def import_dataset(
     src_path = Path(src)
     if not src_path.exists():
         raise DatasetError(f"{kind} source {src_path} does not exist")
+    check_dest(Path(dest), options.force)  # before reading anything
     return IMPORTERS[kind].run(src_path, Path(dest), options)
 
 

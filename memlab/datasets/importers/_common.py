@@ -88,6 +88,8 @@ def load_json(path: Path, what: str) -> Any:
         raise DatasetError(f"{path} is not UTF-8") from None
     except json.JSONDecodeError as exc:
         raise DatasetError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg})") from None
+    except RecursionError:
+        raise DatasetError(f"{path}: JSON nested too deeply; flatten it") from None
 
 
 def option_as_of(options: ImportOptions, default: float) -> float:

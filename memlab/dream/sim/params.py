@@ -99,7 +99,8 @@ class SimParams:
         if self.arrivals not in ARRIVALS:
             raise ConfigError(unknown_name("arrivals", self.arrivals, ARRIVALS))
         _check(self.users >= 1, "simulation.users must be >= 1")
-        _check(self.days > 0, "simulation.days must be > 0")
+        finite = math.isfinite(self.days)
+        _check(finite and self.days > 0, "simulation.days must be a finite number > 0")
         _check(self.max_concurrent >= 0, "simulation.max_concurrent must be >= 0 (0 = unlimited)")
         for name in ("subagent_share", "manual_share", "model_failure_rate", "no_reply_rate"):
             value = getattr(self, name)
