@@ -1,4 +1,5 @@
-"""Scoring chunks of configurations on several cores, through any ``Executor``.
+"""Scoring chunks of configurations on several cores, through any ``Executor``
+(``memlab.parallel``).
 
 ``scored_chunks(work, chunks, workers=N)`` yields ``(chunk index, metric columns)``
 as chunks finish:
@@ -20,27 +21,18 @@ keeps (and saves) every chunk already yielded.
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-import signal
-import sys
 from collections.abc import Iterator, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import Executor
 from typing import Any, TypeVar
 
 from memlab.arrays import FloatArray
 from memlab.config import SearchConfig
+from memlab.parallel import process_pool, run_all
 from memlab.sweep.work import SweepWork, score_chunk
 
+__all__ = ["chunk_size", "chunked", "scored_chunks"]
+
 T = TypeVar("T")
-
-
-def available_cores() -> int:
-    """Cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 def chunked(items: Sequence[T], size: int) -> list[list[T]]:
@@ -58,26 +50,14 @@ _installed: SweepWork | None = None
 
 
 def _install(work: SweepWork) -> None:
-    """Worker initializer: keep the work; leave Ctrl-C to the parent."""
+    """Worker initializer: keep the work (shipped once per worker)."""
     global _installed
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _installed = work
 
 
 def _score_installed(configs: Sequence[SearchConfig]) -> FloatArray:
     assert _installed is not None, "worker started without its work"
     return score_chunk(_installed, configs)
-
-
-def process_pool(work: SweepWork, workers: int) -> ProcessPoolExecutor:
-    """A pool of ``workers`` processes that each hold ``work``."""
-    from memlab.search.kernels import warm
-
-    warm()  # compiled (or loaded from numba's cache) once, before the workers fork
-    context = multiprocessing.get_context("fork") if sys.platform == "linux" else None
-    return ProcessPoolExecutor(
-        max_workers=workers, mp_context=context, initializer=_install, initargs=(work,)
-    )
 
 
 def scored_chunks(
@@ -89,26 +69,17 @@ def scored_chunks(
     work_ref: Any = None,
 ) -> Iterator[tuple[int, FloatArray]]:
     """``(index, score_chunk(work, chunks[index]))`` for every chunk, as they finish."""
-    if executor is None and workers <= 1:
-        for i, chunk in enumerate(chunks):
-            yield i, score_chunk(work, chunk)
-        return
-    own = executor is None
-    pool = process_pool(work, workers) if executor is None else executor
-    ref = work if work_ref is None else work_ref
-    futures: dict[Future[FloatArray], int] = {}
-    try:
-        for i, chunk in enumerate(chunks):
-            task = (
-                pool.submit(_score_installed, chunk)
-                if own
-                else pool.submit(score_chunk, ref, chunk)
-            )
-            futures[task] = i
-        for done in as_completed(futures):
-            yield futures[done], done.result()
-    finally:
-        for task in futures:
-            task.cancel()
-        if own:
+    if executor is not None:
+        ref = work if work_ref is None else work_ref
+        yield from run_all(score_chunk, [(ref, c) for c in chunks], executor=executor)
+    elif workers <= 1:
+        yield from run_all(score_chunk, [(work, c) for c in chunks])
+    else:
+        from memlab.search.kernels import warm
+
+        warm()  # compiled (or loaded from numba's cache) once, before the workers fork
+        pool = process_pool(workers, _install, (work,))
+        try:
+            yield from run_all(_score_installed, [(c,) for c in chunks], executor=pool)
+        finally:
             pool.shutdown(wait=False, cancel_futures=True)

@@ -25,9 +25,10 @@ from memlab.datasets import Dataset
 from memlab.errors import ConfigError
 from memlab.eval.measures import DEFAULT_TOKEN_BUDGET, SWEEP_MEASURES
 from memlab.eval.prepare import Prepared
+from memlab.parallel import available_cores, spare_cores
 from memlab.sweep.engine import Sweep
 from memlab.sweep.files import load_results, save_results, sweep_manifest
-from memlab.sweep.parallel import available_cores, chunk_size, chunked, scored_chunks
+from memlab.sweep.parallel import chunk_size, chunked, scored_chunks
 from memlab.sweep.results import SweepResult, overrides_column
 from memlab.sweep.space import SweepPoint, as_points, grid, load_grid, random_configs
 
@@ -55,7 +56,7 @@ def run_points(
 ) -> SweepResult:
     """Score ``points`` (skipping those already in ``out``); see the module docstring.
 
-    ``workers``: processes to score on (default: every core once there are
+    ``workers``: processes to score on (default: the spare cores once there are
     ``PARALLEL_FROM`` configurations or more, else this process); ``executor``: any
     ``concurrent.futures.Executor`` to run the chunks on instead."""
     start = time.perf_counter()
@@ -110,7 +111,7 @@ def run_points(
 def _workers(asked: int | None, n_configs: int) -> int:
     if asked is not None:
         return max(1, int(asked))
-    return available_cores() if n_configs >= PARALLEL_FROM else 1
+    return spare_cores() if n_configs >= PARALLEL_FROM else 1
 
 
 def _row(point: SweepPoint, scores: dict[str, float]) -> dict[str, Any]:
