@@ -98,9 +98,9 @@ def raw_fts5(dataset: Path, limit: int = 18) -> dict[str, float]:
 
 def memlab_cli(dataset: Path, work: Path) -> float:
     start = time.perf_counter()
+    command = [sys.executable, "-m", "memlab", "eval", str(dataset), "--set", "vectors=false"]
     subprocess.run(
-        [sys.executable, "-m", "memlab", "eval", str(dataset), "--set", "vectors=false"]
-        + ["--quiet", "--work", str(work)],
+        [*command, "--quiet", "--work", str(work)],
         check=True,
         capture_output=True,
         env={**os.environ, "MEMLAB_CACHE_DIR": str(work / "cache")},

@@ -70,8 +70,9 @@ def main() -> None:
           "summary):")  # fmt: skip
     for key, r in report.items():
         if isinstance(r, dict):
-            print(f"  {key:<24} {r['sessions']:>10,} sessions {r['model_calls']:>9,} model calls "
-                  f"{r['runs']:>9,} runs | {r['wall_s']:.2f} s wall, {r['cpu_s']:.2f} s CPU")  # fmt: skip
+            calls, wall, cpu = r["model_calls"], r["wall_s"], r["cpu_s"]
+            print(f"  {key:<24} {r['sessions']:>10,} sessions {calls:>9,} model calls "
+                  f"{r['runs']:>9,} runs | {wall:.2f} s wall, {cpu:.2f} s CPU")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,20 @@ class FileChunks:
     read: FileText | Skip
     chunks: list[Chunk]
     hashes: list[str]
+
+
+def read_chunked(
+    layout: MemoryLayout, config: IndexConfig, rel: str, read: FileText | Skip | None = None
+) -> FileChunks:
+    """A file read (unless ``read`` is given) and chunked, with its chunks' hashes:
+    everything of a reindex that does not touch the database (a helper thread runs it
+    while SQLite writes)."""
+    if read is None:
+        read = read_memory_file(layout, rel, config.max_file_bytes)
+    if isinstance(read, Skip):
+        return FileChunks(rel, read, [], [])
+    chunks = chunk_markdown(read.text, config.chunking.max_bytes, config.chunking.overlap_chars)
+    return FileChunks(rel, read, chunks, [c.hash for c in chunks])
 
 
 @dataclass(frozen=True)
@@ -191,7 +206,7 @@ class MemoryIndex:
         existing = self._existing(good)  # one query for the batch, not one per file
         out: list[FileOutcome] = []
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="memlab-read") as reader:
-            chunked = reader.map(self.read_chunked, good)
+            chunked = reader.map(read_chunked, repeat(self.layout), repeat(self.config), good)
             for rel in wanted:
                 if utf8_name(rel):
                     out.append(self._apply(next(chunked), None, now, existing.get(rel, {})))
@@ -222,14 +237,7 @@ class MemoryIndex:
     def read_chunked(self, rel: str, read: FileText | Skip | None = None) -> FileChunks:
         """A file read (unless ``read`` is given) and chunked, with its chunks' hashes:
         everything of a reindex that does not touch the database."""
-        if read is None:
-            read = read_memory_file(self.layout, rel, self.config.max_file_bytes)
-        if isinstance(read, Skip):
-            return FileChunks(rel, read, [], [])
-        chunks = chunk_markdown(
-            read.text, self.config.chunking.max_bytes, self.config.chunking.overlap_chars
-        )
-        return FileChunks(rel, read, chunks, [c.hash for c in chunks])
+        return read_chunked(self.layout, self.config, rel, read)
 
     def _apply(
         self,
