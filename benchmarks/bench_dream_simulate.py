@@ -36,10 +36,12 @@ def timed(fn: Callable[[], Any]) -> tuple[Any, float, float]:
     return value, time.perf_counter() - wall, cpu_seconds() - cpu
 
 
-def measure(users: int, days: float) -> dict[str, Any]:
+def measure(
+    users: int, days: float, profiles: tuple[str, ...] = ("grok-c0", "grok-2026-08")
+) -> dict[str, Any]:
     params = SimParams(users=users, days=days)
     report: dict[str, Any] = {"users": users, "days": days}
-    for name in ("grok-c0", "grok-2026-08"):
+    for name in profiles:
         config = profile(name).dream
         for label, workers in (("all_cores", None), ("one_core", 1)):
             result, wall, cpu = timed(

@@ -194,7 +194,9 @@ def ingest(root: Path, work: Path, vecs: dict[str, bytes] | None, dims: int) -> 
     }
 
 
-def run(work: Path, args: argparse.Namespace) -> dict[str, object]:
+def run(work: Path, args: argparse.Namespace, *, model: bool = True) -> dict[str, object]:
+    """Every measure of this benchmark (``model=False``: leave out the real model's
+    embedding throughput, which loads torch)."""
     rng = random.Random(11)
     root = work / "memory"
     vocab = make_corpus(root, args.chunks)
@@ -234,7 +236,7 @@ def run(work: Path, args: argparse.Namespace) -> dict[str, object]:
         store = MemoryStore.open(root, index_path=work / "memlab-fts.sqlite", scan=False)
         out["hybrid_search"] = hybrid(store, queries, args.dims, limit)
         store.close()
-        out["embedding_throughput"] = throughput([r[0] for r in rows[:2000]])
+        out["embedding_throughput"] = throughput([r[0] for r in rows[:2000]], model=model)
     return out
 
 
@@ -282,13 +284,13 @@ def hybrid(store: MemoryStore, queries: list[str], dims: int, limit: int) -> dic
     }
 
 
-def throughput(texts: list[str]) -> dict[str, float]:
+def throughput(texts: list[str], *, model: bool = True) -> dict[str, float]:
     out = {}
     h = HashEmbedder()
     out["hash_texts_per_s"] = len(texts) / timed(lambda: h.embed_batch(texts))
     from memlab.embeddings.minilm import MiniLMEmbedder, available
 
-    if available()[0]:
+    if model and available()[0]:
         m = MiniLMEmbedder()
         m.embed_batch(texts[:8])  # load the model outside the timing
         sample = texts[:500]

@@ -9,9 +9,9 @@ moment together:
    block by one BLAS product, over the chunk matrix in blocks that fit memory;
 2. per query, the rows whose approximate distance is within a float-error margin
    of the k-th (at least ``k + 4``) — a superset of vec0's k nearest;
-3. their exact distances from sqlite-vec itself (``vec_distance_l2``: the
-   distance vec0's KNN reports), then the k nearest by that distance, in the order
-   ``vectors.knn`` returns (distance, then chunk id).
+3. their exact distances from sqlite-vec itself (``vec_distance_l2`` on the same
+   two vectors: the distance vec0's KNN reports), then the k nearest by that
+   distance, in the order ``vectors.knn`` returns (distance, then chunk id).
 
 When two rows tie exactly at the k-th distance (copies of one text), which of
 them vec0 keeps depends on its storage layout; that query asks vec0 itself. So
@@ -33,6 +33,7 @@ from memlab.store.vectors import TABLE, knn
 BLOCK_ELEMENTS = 8_000_000  # queries × chunks per distance block (≈ 32 MB of float32)
 MARGIN = 1e-4  # on squared distances of unit vectors: far above float32 error
 EXTRA = 4  # candidates beyond k checked exactly, at least
+SCAN_FROM = 1000  # vectors to read from which one scan of the table is cheaper
 
 
 class VectorMatrix:
@@ -53,17 +54,24 @@ class VectorMatrix:
             if self._rows.pop(cid, None) is not None:
                 self._stacked = None
         wanted = list(dict.fromkeys(present))
+        for cid in wanted:
+            self._rows.pop(cid, None)
+        if wanted:
+            self._stacked = None
+        if len(wanted) > SCAN_FROM:  # many: one pass over the table beats key lookups
+            keep = set(wanted)
+            for cid, blob in self.index.db.execute(f"SELECT chunk_id, embedding FROM {TABLE}"):
+                if cid in keep:
+                    self._rows[str(cid)] = np.frombuffer(blob, dtype=np.float32)
+            return
         for start in range(0, len(wanted), 500):
             part = wanted[start : start + 500]
-            for cid in part:
-                self._rows.pop(cid, None)
             sql = (
                 f"SELECT chunk_id, embedding FROM {TABLE} "
                 f"WHERE chunk_id IN ({','.join('?' * len(part))})"
             )
             for cid, blob in self.index.db.execute(sql, part):
                 self._rows[str(cid)] = np.frombuffer(blob, dtype=np.float32)
-            self._stacked = None
 
     def knn_many(self, queries: np.ndarray, k: int) -> list[list[tuple[str, float]]]:
         """The ``k`` nearest chunks of every query vector (rows of ``queries``), nearest
@@ -89,15 +97,14 @@ class VectorMatrix:
         near = np.argpartition(approx, take - 1)[:take] if take < len(ids) else np.arange(len(ids))
         bound = np.sort(approx[near])[min(k, len(near)) - 1] + MARGIN
         near = np.union1d(near, np.flatnonzero(approx <= bound))
-        chosen = [ids[i] for i in near]
-        sql = (
-            f"SELECT chunk_id, vec_distance_l2(embedding, ?) FROM {TABLE} "
-            f"WHERE chunk_id IN ({','.join('?' * len(chosen))})"
-        )
         blob = np.ascontiguousarray(vec, dtype=np.float32).tobytes()
+        pairs = " UNION ALL ".join(f"SELECT {n}, vec_distance_l2(?, ?)" for n in range(len(near)))
+        params: list[bytes] = []
+        for i in near:
+            params += [self._rows[ids[i]].tobytes(), blob]
+        exact = dict(self.index.db.execute(pairs, params).fetchall())  # position -> distance
         found = sorted(
-            ((str(c), float(d)) for c, d in self.index.db.execute(sql, [blob, *chosen])),
-            key=lambda r: (r[1], r[0]),
+            ((ids[i], float(exact[n])) for n, i in enumerate(near)), key=lambda r: (r[1], r[0])
         )
         if len(found) > k and found[k - 1][1] == found[k][1]:  # vec0 picks among the tied
             self.asked_vec0 += 1

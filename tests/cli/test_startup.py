@@ -23,9 +23,9 @@ PROBE = (
     "    main(sys.argv[1:])\n"
     "except SystemExit:\n"
     "    pass\n"
-    "heavy = {m.split('.')[0] for m in sys.modules} & set(%r)\n"
+    f"heavy = {{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r})\n"
     "print(json.dumps(sorted(heavy)), file=sys.stderr)\n"
-) % (HEAVY,)
+)
 
 
 def heavy_modules(*argv: str) -> list[str]:
