@@ -156,19 +156,16 @@ class GroupReplay:
             return
         with self.store.index.batch():
             while self._next < len(events) and events[self._next].at <= until:
+                if self._lock is None:  # no Dream: files in memory, indexed in bulk
+                    self._apply_in_memory(until)
+                    continue
                 event = events[self._next]
                 self._next += 1
-                self._apply(event)
-                if event.end and self._lock is not None:
+                self._apply_on_disk(event)
+                self.touched.add(event.path)
+                self.applied += 1
+                if event.end:
                     self._dream(event)
-
-    def _apply(self, event: Event) -> None:
-        if self._lock is not None:  # Dream reads and writes the files: keep them on disk
-            self._apply_on_disk(event)
-        else:
-            self._apply_in_memory(event)
-        self.touched.add(event.path)
-        self.applied += 1
 
     def _apply_on_disk(self, event: Event) -> None:
         path = self.layout.abs(event.path)
@@ -182,15 +179,30 @@ class GroupReplay:
             os.utime(path, ns=(ns, ns))
         self.store.index.reindex_file(event.path, None, event.at)
 
-    def _apply_in_memory(self, event: Event) -> None:
-        """The same change without the file: nothing but the index reads the working copy
-        when Dream is off, so the content is kept here and indexed as read from disk
-        (``decode_memory_bytes``: the same checks and text)."""
+    def _apply_in_memory(self, until: float) -> None:
+        """The events up to ``until`` (or up to a second change of one path) without the
+        files: nothing but the index reads the working copy when Dream is off, so the
+        contents are kept here and indexed as read from disk (``decode_memory_bytes``:
+        the same checks and text), many files in one ``reindex_contents``."""
+        events = self.group.events
+        items: list[tuple[str, FileText | Skip, float]] = []
+        seen: set[str] = set()
+        while self._next < len(events) and events[self._next].at <= until:
+            event = events[self._next]
+            if event.path in seen:
+                break
+            seen.add(event.path)
+            self._next += 1
+            items.append((event.path, self._content(event), event.at))
+            self.touched.add(event.path)
+            self.applied += 1
+        self.store.index.reindex_contents(items)
+
+    def _content(self, event: Event) -> FileText | Skip:
+        """The file after ``event``, as ``read_memory_file`` would read it."""
         if event.action == "delete":
             self.contents.pop(event.path, None)
-            gone = Skip("file no longer exists", gone=True)
-            self.store.index.reindex_content(event.path, gone, None, event.at)
-            return
+            return Skip("file no longer exists", gone=True)
         data = event.data()
         if event.action == "append":
             data = self.contents.get(event.path, b"") + data
@@ -198,12 +210,10 @@ class GroupReplay:
         self.mtimes[event.path] = logical_mtime_ns(event.at)
         signature = (len(data), self.mtimes[event.path])
         limit = self.store.index.config.max_file_bytes
-        read: FileText | Skip = (
-            Skip(f"file is {len(data)} bytes, over the {limit}-byte limit", signature=signature)
-            if len(data) > limit  # as memlab.safefs.read_bytes refuses it
-            else decode_memory_bytes(data, *signature, signature=signature)
-        )
-        self.store.index.reindex_content(event.path, read, None, event.at)
+        if len(data) > limit:  # as memlab.safefs.read_bytes refuses it
+            reason = f"file is {len(data)} bytes, over the {limit}-byte limit"
+            return Skip(reason, signature=signature)
+        return decode_memory_bytes(data, *signature, signature=signature)
 
     def materialise(self) -> None:
         """Write the files kept in memory into the working copy (for a caller that reads

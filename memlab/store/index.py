@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -114,6 +114,7 @@ class MemoryIndex:
         self.clock = clock
         self.path = path
         self.warnings: list[str] = list(connection.warnings)
+        self._pending: list[tuple[Any, ...]] | None = None  # new chunk rows, inserted later
 
     @classmethod
     def open(
@@ -227,6 +228,30 @@ class MemoryIndex:
                 out.setdefault(path, {})[cid] = (rowid, digest, text)
         return out
 
+    def reindex_contents(
+        self, items: Sequence[tuple[str, FileText | Skip, float]]
+    ) -> list[FileOutcome]:
+        """``reindex_content`` of many (path, content, now) with distinct paths, in one
+        transaction: their indexed chunks read in one query, and every new chunk row of
+        all of them inserted together at the end (the same rows and rowids as one file
+        after the other)."""
+        rels = [rel for rel, _, _ in items]
+        if len(set(rels)) != len(rels):
+            raise ValueError("reindex_contents takes each path once")
+        with self.batch():
+            existing = self._existing(rels)
+            self._pending = []
+            try:
+                out = [
+                    self._apply(self.read_chunked(rel, read), None, now, existing.get(rel, {}))
+                    for rel, read, now in items
+                ]
+                pending = self._pending
+            finally:
+                self._pending = None
+            self._insert_chunks(pending)
+        return out
+
     def reindex_content(
         self, rel: str, read: FileText | Skip, source: str | None = None, now: float | None = None
     ) -> FileOutcome:
@@ -318,7 +343,10 @@ class MemoryIndex:
             else:
                 row = (cid, rel, chunk.start_line, chunk.end_line, chunk.text, digest, source)
                 new_rows.append((*row, created, now))
-        self._insert_chunks(new_rows)
+        if self._pending is not None:  # reindex_contents inserts them all at once
+            self._pending.extend(new_rows)
+        else:
+            self._insert_chunks(new_rows)
         outcome.added = len(new_rows)
         stale = [(cid, v[0], v[2]) for cid, v in existing.items() if cid not in produced]
         self._delete_rows(stale)
@@ -342,6 +370,8 @@ class MemoryIndex:
         return len(rows)
 
     def _delete_rows(self, rows: list[tuple[str, int, str]]) -> None:
+        if not rows:
+            return
         for _, rowid, text in rows:
             self._fts_delete(rowid, text)
         vectors.delete_vectors(self, [cid for cid, _, _ in rows])
