@@ -1,14 +1,17 @@
 """Engine benchmark: memlab against raw SQLite on the same data, in the same run.
 
-Ingest (chunks/s): ``MemoryStore.build`` (read, chunk, hash, one transaction per
-file) beside plain ``INSERT``s of the same chunk texts into the same schema in
-one transaction. FTS-only search (p50/p95): ``memlab.search`` (sync check,
-keywords, FTS + evergreen supplement, features, the scoring core) beside the
-raw ``MATCH … ORDER BY rank LIMIT k`` plus the evergreen query.
+Ingest (chunks/s): ``MemoryStore.build`` (scan, read, chunk, hash, write in
+batches) beside plain ``INSERT``s of the same chunk rows and FTS rows into the same
+schema in one transaction, row by row (a straightforward script). FTS-only
+search (p50/p95): ``memlab.search`` (sync check, keywords, FTS + evergreen
+supplement, features, the scoring core) beside the same two FTS statements run
+raw plus fetching the rows.
 
-With ``--vectors``: hybrid search on the same chunks with random unit vectors
-of 384 dimensions, beside raw vec0 KNN plus raw FTS5; and embedding throughput
-of ``hash`` (and of ``minilm`` when installed).
+With ``--vectors``: ingest again with vectors (an embedder that looks up
+precomputed random unit vectors of 384 dimensions, so embedding costs nothing)
+beside raw inserts of chunk, FTS and vec0 rows; hybrid search on those chunks
+beside raw vec0 KNN plus raw FTS5; and embedding throughput of ``hash`` (and of
+``minilm`` when installed).
 
     python benchmarks/bench_engine.py --chunks 100000 --queries 200 --vectors
 """
@@ -80,10 +83,16 @@ def timed(fn: Callable[[], object]) -> float:
     return time.perf_counter() - start
 
 
-def raw_ingest(rows: list[tuple], path: Path) -> float:
+def raw_ingest(rows: list[tuple], path: Path, vecs: dict[str, bytes] | None = None) -> float:
+    """Insert ``rows`` (chunk rows) and their FTS rows — and vec0 rows when ``vecs`` —
+    one statement per row, in one transaction."""
     conn = open_connection(path)
     migrate(conn.conn, "unicode61", str(path))
     db = conn.conn
+    if vecs is not None:
+        dims = len(next(iter(vecs.values()))) // 4
+        db.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS raw_vec USING vec0("
+                   f"chunk_id TEXT PRIMARY KEY, embedding float[{dims}], +hash TEXT)")  # fmt: skip
 
     def run() -> None:
         db.execute("BEGIN")
@@ -94,6 +103,11 @@ def raw_ingest(rows: list[tuple], path: Path) -> float:
                 row,
             )
             db.execute("INSERT INTO chunks_fts(rowid, text) VALUES (?, ?)", (cur.lastrowid, row[4]))
+            if vecs is not None:
+                db.execute(
+                    "INSERT INTO raw_vec(chunk_id, embedding, hash) VALUES (?, ?, ?)",
+                    (row[0], vecs[row[4]], row[5]),
+                )
         db.execute("COMMIT")
 
     elapsed = timed(run)
@@ -102,29 +116,27 @@ def raw_ingest(rows: list[tuple], path: Path) -> float:
 
 
 def raw_fts(db: object, match: str, limit: int, tie: str = ", rowid") -> None:
-    """The same two statements memlab runs, plus fetching the rows' text.
+    """The same two FTS statements memlab runs (``memlab.search.candidates``), plus
+    fetching the rows' text.
 
-    ``tie=""`` gives c0's plain ``ORDER BY rank``: FTS5 then sorts every match by
-    rank internally, which measures slower here than SQLite's bounded sort that
-    ``ORDER BY rank, rowid`` uses (memlab's form, which also makes ties deterministic).
+    ``tie=""`` gives c0's plain ``ORDER BY rank`` for the main query: FTS5 then sorts
+    every match by rank internally, which measures slower here than SQLite's bounded
+    sort that ``ORDER BY rank, rowid`` uses (memlab's form, which also makes ties
+    deterministic).
     """
+    from memlab.search.candidates import _FTS_SQL, _SUPPLEMENT_SQL
+    from memlab.sources import EVERGREEN_SOURCES
+
     execute = db.execute  # type: ignore[attr-defined]
-    main_sql = (
-        f"SELECT rowid, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank{tie} LIMIT ?"
-    )
-    supp_sql = (
-        "SELECT f.rowid, f.rank FROM chunks_fts f JOIN chunks c ON c.rowid = f.rowid WHERE "
-        "chunks_fts MATCH ? AND c.source IN ('global','workspace') "
-        f"ORDER BY f.rank{tie.replace('rowid', 'f.rowid')} LIMIT ?"
-    )
+    main_sql = _FTS_SQL.replace("ORDER BY rank, rowid", f"ORDER BY rank{tie}")
     ids = [r[0] for r in execute(main_sql, (match, limit))]
-    ids += [r[0] for r in execute(supp_sql, (match, limit))]
+    ids += [r[0] for r in execute(_SUPPLEMENT_SQL, (match, *EVERGREEN_SOURCES, limit))]
     marks = ",".join("?" * len(ids))
     execute(f"SELECT id, text FROM chunks WHERE rowid IN ({marks})", ids).fetchall()
 
 
 class TableEmbedder:
-    """Query vectors precomputed, so the benchmark measures search, not a model."""
+    """Vectors precomputed by text, so the benchmark measures memlab, not a model."""
 
     def __init__(self, table: dict[str, np.ndarray], dims: int) -> None:
         self.table, self._dims = table, dims
@@ -155,12 +167,15 @@ def main() -> None:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def run(work: Path, args: argparse.Namespace) -> dict[str, object]:
-    rng = random.Random(11)
-    root = work / "memory"
-    vocab = make_corpus(root, args.chunks)
-    out: dict[str, object] = {}
-    store = MemoryStore.open(root, index_path=work / "memlab.sqlite", scan=False)
+def ingest(root: Path, work: Path, vecs: dict[str, bytes] | None, dims: int) -> dict[str, float]:
+    """Build memlab's index of ``root`` and insert the same rows raw; chunks per second."""
+    tag = "vec" if vecs is not None else "fts"
+    embedder = None
+    if vecs is not None:
+        table = {t: np.frombuffer(b, dtype=np.float32) for t, b in vecs.items()}
+        embedder = TableEmbedder(table, dims)
+    store = MemoryStore.open(root, index_path=work / f"memlab-{tag}.sqlite", scan=False,
+                             embedder=embedder)  # fmt: skip
     elapsed = timed(lambda: store.build(now=T0))
     n = store.index.stats().chunks
     rows = list(
@@ -169,13 +184,25 @@ def run(work: Path, args: argparse.Namespace) -> dict[str, object]:
             "FROM chunks ORDER BY rowid"
         )
     )
-    raw_elapsed = raw_ingest(rows, work / "raw.sqlite")
-    out["ingest"] = {
+    store.close()
+    raw_elapsed = raw_ingest(rows, work / f"raw-{tag}.sqlite", vecs)
+    return {
         "chunks": n,
         "memlab_chunks_per_s": n / elapsed,
         "raw_chunks_per_s": n / raw_elapsed,
-        "ratio_memlab_over_raw": (n / elapsed) / (n / raw_elapsed),
+        "ratio_memlab_over_raw": raw_elapsed / elapsed,
     }
+
+
+def run(work: Path, args: argparse.Namespace, *, model: bool = True) -> dict[str, object]:
+    """Every measure of this benchmark (``model=False``: leave out the real model's
+    embedding throughput, which loads torch)."""
+    rng = random.Random(11)
+    root = work / "memory"
+    vocab = make_corpus(root, args.chunks)
+    out: dict[str, object] = {"ingest": ingest(root, work, None, args.dims)}
+    store = MemoryStore.open(root, index_path=work / "memlab-fts.sqlite", scan=False)
+    rows = list(store.index.db.execute("SELECT text FROM chunks ORDER BY rowid"))
     queries = [
         " ".join(rng.choices(vocab[:3000], k=rng.randint(2, 4))) for _ in range(args.queries)
     ]
@@ -198,10 +225,18 @@ def run(work: Path, args: argparse.Namespace) -> dict[str, object]:
         "p50_ratio": statistics.median(mem) / statistics.median(raw),
         "p95_ratio": percentiles(mem)["p95_ms"] / percentiles(raw)["p95_ms"],
     }
-    if args.vectors:
-        out["hybrid_search"] = hybrid(store, queries, args.dims, limit)
-        out["embedding_throughput"] = throughput([r[4] for r in rows[:2000]])
     store.close()
+    if args.vectors:
+        gen = np.random.default_rng(3)
+        texts = sorted({r[0] for r in rows})
+        mat = gen.normal(size=(len(texts), args.dims)).astype(np.float32)
+        mat /= np.linalg.norm(mat, axis=1, keepdims=True)
+        vecs = {t: mat[i].tobytes() for i, t in enumerate(texts)}
+        out["ingest_with_vectors"] = ingest(root, work, vecs, args.dims)
+        store = MemoryStore.open(root, index_path=work / "memlab-fts.sqlite", scan=False)
+        out["hybrid_search"] = hybrid(store, queries, args.dims, limit)
+        store.close()
+        out["embedding_throughput"] = throughput([r[0] for r in rows[:2000]], model=model)
     return out
 
 
@@ -249,13 +284,13 @@ def hybrid(store: MemoryStore, queries: list[str], dims: int, limit: int) -> dic
     }
 
 
-def throughput(texts: list[str]) -> dict[str, float]:
+def throughput(texts: list[str], *, model: bool = True) -> dict[str, float]:
     out = {}
     h = HashEmbedder()
     out["hash_texts_per_s"] = len(texts) / timed(lambda: h.embed_batch(texts))
     from memlab.embeddings.minilm import MiniLMEmbedder, available
 
-    if available()[0]:
+    if model and available()[0]:
         m = MiniLMEmbedder()
         m.embed_batch(texts[:8])  # load the model outside the timing
         sample = texts[:500]

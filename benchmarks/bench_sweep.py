@@ -17,14 +17,22 @@ it with vectorised measures.
   display and raw scores) from the sweep equal ``search()``'s, and the sweep's
   vectorised measures equal ``evaluate_run`` (ranx) on the naive rankings.
 * ``--big`` (10,000) configurations: configurations per second of the sweep.
+* ``--json``: one JSON line — ``configs_per_s`` (scoring throughput: ``--configs``
+  configurations on the dataset's gathered candidates, every core, measures
+  included) and what it was measured on — and nothing else, so the figure can be
+  tracked; ``--naive-sample`` configurations are still checked against ``search()``
+  (``identical_hits``).
 
     python benchmarks/bench_sweep.py --configs 1000 --naive-sample 20 --big 10000
+    python benchmarks/bench_sweep.py --configs 10000 --json
+    python benchmarks/bench_sweep.py --configs 10000 --queries 500 --json   # synthetic
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -40,6 +48,7 @@ from memlab.search.pipeline import Hit, search
 from memlab.sweep import Sweep, SweepPoint, random_configs, run_points, split_queries
 
 DATASET = Path(__file__).resolve().parents[1] / "datasets" / "agent-memory"
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench_replay's synthetic timeline
 MEASURES = ["nDCG@10", "R@5", "P@5", "RR", "Success@5", "Redundancy"]
 SPACE: dict[str, Any] = {
     "half_life_days": [None, 1, 3, 7, 14, 30, 60, 90, 180],
@@ -56,20 +65,37 @@ SPACE: dict[str, Any] = {
 }
 
 
-def naive(prepared: Prepared, point: SweepPoint) -> dict[str, list[Hit]]:
-    """Every query's hits by the full search on the memory replayed up to its time."""
-    out: dict[str, list[Hit]] = {}
-    moments: dict[tuple[str, float], list[Any]] = {}
+def naive(prepared: Prepared, points: list[SweepPoint]) -> tuple[list[dict[str, list[Hit]]], float]:
+    """Every query's hits for each of ``points`` by the full search on the memory
+    replayed up to its time — each group replayed once, moment by moment, as
+    evaluation does, the points searched at each moment — and the seconds the
+    searches took (replaying not counted: a lower bound)."""
+    import tempfile
+
+    from memlab.eval.replay import GroupReplay
+
+    out: list[dict[str, list[Hit]]] = [{} for _ in points]
+    moments: dict[str, dict[float, list[Any]]] = {}
     for q in prepared.dataset.queries:
-        moments.setdefault((q.group, q.as_of), []).append(q)
-    for (gid, at), queries in moments.items():
-        with prepared.store_at(gid, at) as store:
-            for q in queries:
-                result = search(
-                    store, q.text, point.config, q.as_of, record_access=False, sync=False
-                )
-                out[q.query_id] = result.hits
-    return out
+        moments.setdefault(q.group, {}).setdefault(q.as_of, []).append(q)
+    seconds = 0.0
+    for gid, by_time in moments.items():
+        work = Path(tempfile.mkdtemp(prefix="naive-")) / "w"
+        group = prepared.dataset.groups[gid]
+        with GroupReplay(group, prepared.memory, work, prepared.embedder) as replay:
+            for at in sorted(by_time):
+                replay.advance(at)
+                replay.refresh()
+                replay.materialise()
+                start = time.perf_counter()
+                for hits, point in zip(out, points, strict=True):
+                    for q in by_time[at]:
+                        found = search(replay.store, q.text, point.config, q.as_of,
+                                       record_access=False, sync=False)  # fmt: skip
+                        hits[q.query_id] = found.hits
+                seconds += time.perf_counter() - start
+        work.parent.rmdir()
+    return out, seconds
 
 
 def as_run(point: SweepPoint, hits: dict[str, list[Hit]]) -> RunResult:
@@ -94,11 +120,9 @@ def measures_agree(prepared: Prepared, sweep: Sweep, point: SweepPoint, run: Run
 
 
 def compare(prepared: Prepared, sweep: Sweep, sample: list[SweepPoint]) -> dict[str, Any]:
-    seconds, identical, hits, measures_ok = 0.0, True, 0, True
-    for point in sample:
-        start = time.perf_counter()
-        live = naive(prepared, point)
-        seconds += time.perf_counter() - start
+    identical, hits, measures_ok = True, 0, True
+    lives, seconds = naive(prepared, sample)
+    for point, live in zip(sample, lives, strict=True):
         ours = sweep.hits(point.config)
         identical &= all(ours[q] == live[q] for q in live)
         hits += sum(len(h) for h in live.values())
@@ -111,6 +135,49 @@ def compare(prepared: Prepared, sweep: Sweep, sample: list[SweepPoint]) -> dict[
         "identical_measures": bool(measures_ok),
         "hits_compared": hits,
     }
+
+
+def synthetic(queries: int) -> Path:
+    """A v2-shaped synthetic timeline (``bench_replay``) with ``queries`` queries and the
+    offline hash embedder's vectors, written once under the system's temporary folder."""
+    import tempfile
+
+    from bench_replay import write_synthetic
+
+    from memlab.eval.vectors import precompute_vectors
+
+    path = Path(tempfile.gettempdir()) / f"memlab-bench-sweep-{queries}q" / "ds"
+    if not (path / "manifest.json").is_file():
+        write_synthetic(path, queries, 180)
+        precompute_vectors(path, "hash")
+    return path
+
+
+def throughput(args: argparse.Namespace) -> dict[str, Any]:
+    """``--json``: configurations per second on the dataset, and identical hits checked."""
+    ds = load_dataset(synthetic(args.queries) if args.queries else args.dataset)
+    prepared = prepare(ds, embedder=evaluation_embedder(ds, None))
+    points = random_configs(SPACE, args.configs, seed=args.seed)
+    sweep = Sweep(prepared, measures=MEASURES, split=split_queries(ds.queries, 0.3, seed=0))
+    start = time.perf_counter()
+    sweep.work(points)  # candidates gathered, judgements and Jaccard blocks: not scoring
+    prepare_s = time.perf_counter() - start
+    result = run_points(sweep, points, progress=False)
+    out: dict[str, Any] = {
+        "dataset": ds.name,
+        "queries": len(ds.queries),
+        "configs": len(points),
+        "seconds": round(result.seconds, 3),
+        "configs_per_s": round(len(points) / result.seconds, 1),
+        "prepare_seconds": round(prepare_s, 3),
+    }
+    if args.naive_sample:
+        step = max(1, len(points) // args.naive_sample)
+        checked = compare(prepared, sweep, points[::step][: args.naive_sample])
+        out["identical_hits"] = checked["identical_hits"]
+        out["identical_measures"] = checked["identical_measures"]
+        out["configs_checked"] = checked["configs"]
+    return out
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -160,7 +227,17 @@ def main() -> None:
     ap.add_argument("--naive-sample", type=int, default=20)
     ap.add_argument("--big", type=int, default=10_000)
     ap.add_argument("--seed", type=int, default=0)
-    out = run(ap.parse_args())
+    ap.add_argument("--json", action="store_true", help="one JSON line with configs_per_s")
+    ap.add_argument(
+        "--queries",
+        type=int,
+        help="with --json: a synthetic timeline with this many queries instead of --dataset",
+    )
+    args = ap.parse_args()
+    if args.json:
+        print(json.dumps(throughput(args)))
+        return
+    out = run(args)
     print(json.dumps(out, indent=2))
     print(
         f"sweep {out['sweep']['configs']} configs in {out['sweep']['seconds']:.2f} s; naive "

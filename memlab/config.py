@@ -183,6 +183,9 @@ class _FrozenWeights(dict[str, float]):
     def __hash__(self) -> int:  # type: ignore[override]
         return hash(tuple(sorted(self.items())))
 
+    def __reduce__(self) -> tuple[Any, ...]:  # pickled whole (a sweep's workers get configs)
+        return (type(self), (dict(self),))
+
     def _readonly(self, *args: Any, **kwargs: Any) -> None:
         raise TypeError("source_weights is read-only; use with_overrides()")
 

@@ -11,7 +11,7 @@ from typing import Any
 from memlab.cli.args import existing_file, integer, nonempty, number
 from memlab.cli.evaluate import add_memory_options, base_config, prepared_from
 from memlab.cli.options import add_config_args
-from memlab.sweep.metrics import SWEEP_MEASURES
+from memlab.eval.measures import SWEEP_MEASURES
 
 EXAMPLE = """\
 grid file (YAML): dotted configuration paths mapped to the values to try, e.g.

@@ -94,8 +94,10 @@ def _query(
             what = f"stale target: {problem}"
             report.add("unknown_targets", QUERIES, line, what, "fix or drop the target")
     as_of = rec.get("as_of", group.as_of)
-    newer = sum(t > as_of for t in group.created_at.values())
-    if "as_of" in rec.values and newer and not v2:  # format 2 replays up to each as_of
+    newer = (
+        0 if v2 or "as_of" not in rec.values else sum(t > as_of for t in group.created_at.values())
+    )
+    if newer:  # format 2 replays up to each as_of
         what = f"{newer} file(s) of group '{gid}' are dated after this query's as_of"
         fix = "replay only files up to the query's as_of, or drop the query's as_of"
         report.add("future_timestamps", QUERIES, line, what, fix, "warning")

@@ -85,35 +85,59 @@ def _matches(target: Target, chunk: ChunkLike, facts: set[str]) -> bool:
     return chunk.start_line <= target.end_line and target.start_line <= chunk.end_line
 
 
+class ChunkIndex:
+    """The chunks of one memory state with lookups by path, fact marker and id, so that
+    many targets (every query asked while the memory does not change) resolve without
+    scanning every chunk again."""
+
+    def __init__(self, chunks: Sequence[ChunkLike]) -> None:
+        self.chunks = chunks
+        self.by_path: dict[str, list[ChunkLike]] = {}
+        self.position: dict[str, int] = {}  # chunk id -> its place in ``chunks``
+        self._by_marker: dict[str, list[str]] = {}
+        self._by_text: dict[str, list[str]] = {}  # a format-2 fact's text -> chunk ids
+        for i, chunk in enumerate(chunks):
+            self.by_path.setdefault(chunk.path, []).append(chunk)
+            self.position[chunk.chunk_id] = i
+            if "<!-- fact:" in chunk.text:
+                for fact in dict.fromkeys(m.group(1) for m in FACT_MARKER_RE.finditer(chunk.text)):
+                    self._by_marker.setdefault(fact, []).append(chunk.chunk_id)
+
+    def resolve(
+        self, targets: Iterable[str], facts: Mapping[str, FactText] | None = None
+    ) -> dict[str, list[str]]:
+        """See ``resolve_targets``."""
+        facts = facts or {}
+        out: dict[str, list[str]] = {}
+        for raw in targets:
+            target = parse_target(raw)
+            if target.fact is not None and target.fact in facts:
+                text = facts[target.fact].text
+                if text not in self._by_text:
+                    self._by_text[text] = [c.chunk_id for c in self.chunks if text in c.text]
+                out[raw] = list(self._by_text[text])
+            elif target.fact is not None:
+                out[raw] = list(self._by_marker.get(target.fact, []))
+            else:
+                out[raw] = [
+                    c.chunk_id
+                    for c in self.by_path.get(target.path or "", [])
+                    if _matches(target, c, set())
+                ]
+        return out
+
+
 def resolve_targets(
     targets: Iterable[str],
-    chunks: Sequence[ChunkLike],
+    chunks: Sequence[ChunkLike] | ChunkIndex,
     facts: Mapping[str, FactText] | None = None,
 ) -> dict[str, list[str]]:
     """``{target: [chunk ids in chunk order]}`` (an unmatched target maps to ``[]``).
 
-    ``facts`` (format 2) gives each fact's text; a fact not in it resolves by marker."""
-    parsed = {t: parse_target(t) for t in targets}
-    facts = facts or {}
-    by_path: dict[str, list[ChunkLike]] = {}
-    by_fact: dict[str, list[str]] = {}
-    for chunk in chunks:
-        by_path.setdefault(chunk.path, []).append(chunk)
-        if "<!-- fact:" in chunk.text:
-            for fact in dict.fromkeys(m.group(1) for m in FACT_MARKER_RE.finditer(chunk.text)):
-                by_fact.setdefault(fact, []).append(chunk.chunk_id)
-    out: dict[str, list[str]] = {}
-    for raw, target in parsed.items():
-        if target.fact is not None and target.fact in facts:
-            text = facts[target.fact].text
-            out[raw] = [c.chunk_id for c in chunks if text in c.text]
-        elif target.fact is not None:
-            out[raw] = list(by_fact.get(target.fact, []))
-        else:
-            out[raw] = [
-                c.chunk_id for c in by_path.get(target.path or "", []) if _matches(target, c, set())
-            ]
-    return out
+    ``facts`` (format 2) gives each fact's text; a fact not in it resolves by marker.
+    ``chunks`` may be a ``ChunkIndex`` built once for many calls."""
+    index = chunks if isinstance(chunks, ChunkIndex) else ChunkIndex(chunks)
+    return index.resolve(targets, facts)
 
 
 def _group_id(dataset: Dataset, group: str | None) -> str:

@@ -39,25 +39,33 @@ def count_lines(text: str) -> int:
 
 
 def _walk(root: Path) -> list[tuple[str, bool]]:
-    """(root-relative POSIX path, is_symlink) of every file under ``root``, sorted."""
+    """(root-relative POSIX path, is_symlink) of every file under ``root``, sorted; a link
+    to a directory is listed (as a link), never followed. Unreadable directories are
+    skipped (as ``os.walk`` does)."""
     found: list[tuple[str, bool]] = []
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        base = Path(dirpath)
-        for name in dirnames:
-            if (base / name).is_symlink():
-                found.append(
-                    (PurePosixPath(*(base / name).relative_to(root).parts).as_posix(), True)
-                )
-        dirnames[:] = sorted(d for d in dirnames if not (base / d).is_symlink())
-        for name in filenames:
-            rel = PurePosixPath(*(base / name).relative_to(root).parts).as_posix()
-            found.append((rel, (base / name).is_symlink()))
+    stack = [("", os.fspath(root))]
+    while stack:
+        rel_dir, abs_dir = stack.pop()
+        try:
+            entries = list(os.scandir(abs_dir))
+        except OSError:
+            continue
+        for entry in entries:
+            rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+            try:
+                is_dir, is_link = entry.is_dir(), entry.is_symlink()
+            except OSError:
+                is_dir, is_link = False, False
+            if is_dir and not is_link:
+                stack.append((rel, entry.path))
+            else:
+                found.append((rel, is_link))
     return sorted(found)
 
 
 def in_scope(rel: str, workspace: str | None) -> bool:
     """Does an index of ``workspace`` read this root-relative path (SPEC §1)?"""
-    parts = PurePosixPath(rel).parts
+    parts = rel.split("/")
     if not rel.endswith(".md") or any(p.startswith(".") for p in parts):
         return False
     return len(parts) == 1 or (workspace is not None and parts[0] == workspace)
@@ -97,14 +105,15 @@ def scan_memory(
                 "warning",
             )
             continue
-        scanned = _scan_file(root / rel, rel, shown, report)
+        scanned = _scan_file(os.path.join(root, rel), rel, shown, report)
         if scanned is not None:
             files[rel] = scanned
     return files
 
 
-def _scan_file(path: Path, rel: str, shown: str, report: ValidationReport) -> ScannedFile | None:
-    data = path.read_bytes()
+def _scan_file(path: str, rel: str, shown: str, report: ValidationReport) -> ScannedFile | None:
+    with open(path, "rb") as fh:
+        data = fh.read()
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -170,7 +179,12 @@ def digest_listing(dataset_dir: Path, roots: Iterable[str] | None = None) -> lis
         ):
             paths.append(name)
     ordered = sorted(paths, key=lambda p: p.encode("utf-8"))
-    return [(p, hashlib.sha256((dataset_dir / p).read_bytes()).hexdigest()) for p in ordered]
+    return [(p, _sha256(os.path.join(dataset_dir, p))) for p in ordered]
+
+
+def _sha256(path: str) -> str:
+    with open(path, "rb") as fh:
+        return hashlib.sha256(fh.read()).hexdigest()
 
 
 def digest_of(listing: Iterable[tuple[str, str]]) -> str:

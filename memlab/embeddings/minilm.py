@@ -8,6 +8,7 @@ on the first ``embed_batch``, so ``id`` and ``dims`` are known without it.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import threading
 from collections.abc import Sequence
@@ -42,12 +43,14 @@ def model_dir() -> Path:
 
 
 def available() -> tuple[bool, str]:
+    """Whether the model can load here — found, not imported: importing
+    sentence-transformers (and torch) takes seconds, and an evaluation whose every
+    vector is precomputed never needs it (the model loads on the first miss)."""
     try:
         model_dir()
-        import sentence_transformers  # noqa: F401
     except EmbedderUnavailable as exc:
         return False, str(exc)
-    except ImportError:
+    if importlib.util.find_spec("sentence_transformers") is None:
         return False, f"sentence-transformers is not installed; {INSTALL_HINT}"
     return True, "ok"
 

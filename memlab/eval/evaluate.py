@@ -9,24 +9,25 @@ across all comparisons of the table, and win/tie/loss counts.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
 from memlab.datasets import qrels_by_file
 from memlab.errors import ConfigError, unknown_name
-from memlab.eval import ranx_backend, stats
+from memlab.eval import stats
+from memlab.eval.judgements import build_judgements
 from memlab.eval.measures import (
     AGENT_MEASURES,
     DEFAULT_MEASURES,
     DEFAULT_TOKEN_BUDGET,
-    judged_at,
     parse_measure,
     redundancy,
     stale_above,
     tokens_of,
 )
+from memlab.eval.metrics import Returned, compute
 from memlab.eval.novelty import NuggetTable, nugget_measure
 from memlab.eval.prepare import Prepared
 from memlab.eval.runs import RunResult, to_file_level
@@ -69,8 +70,9 @@ def evaluate_run(
             rows.append((run.name, qid, queries[qid].category or "", measure, float(value)))
 
     parsed = [parse_measure(m) for m in measures if m != "NumQ"]
-    ranx_names = {m.name: m.ranx_name for m in parsed if m.ranx_name}
-    values = ranx_backend.evaluate(judged, run.rankings, list(ranx_names.values()))
+    ir = [m.name for m in parsed if not m.nugget]
+    abstention = {qid for qid, q in queries.items() if q.abstention}
+    values = ir_values(run.rankings, qrels, list(queries), ir, abstention=abstention)
     for m in parsed:
         if m.nugget:
             if unit == "chunk":
@@ -78,11 +80,8 @@ def evaluate_run(
                     add(qid, m.name, value)
             continue
         for qid in sorted(judged):
-            if m.family == "Judged":
-                add(qid, m.name, judged_at(run.rankings.get(qid, []), qrels[qid], m.cutoff or 10))
-            else:
-                add(qid, m.name, values[ranx_names[m.name]][qid])
-    stale_of = timeline.stale  # a property: built once, not per query
+            add(qid, m.name, values[m.name][qid])
+    stale_of = timeline.stale  # built once: a dict over every query
     for qid, q in queries.items():
         ranking, snippets = run.rankings.get(qid, []), run.snippets.get(qid, [])
         add(qid, "Redundancy", redundancy(snippets))
@@ -98,6 +97,38 @@ def evaluate_run(
         add(qid, "Tokens", tokens)
         add(qid, "OverBudget", 1.0 if tokens > budget else 0.0)
     return pd.DataFrame(rows, columns=PERQUERY_COLUMNS)
+
+
+def ir_values(
+    rankings: Mapping[str, Sequence[str]],
+    qrels: Mapping[str, Mapping[str, int]],
+    query_ids: Sequence[str],
+    measures: Sequence[str],
+    *,
+    abstention: Collection[str] = (),
+) -> dict[str, dict[str, float]]:
+    """Per-query values of IR ``measures`` (``nDCG@10``, ``R@5``, ``RR``, ``Judged@10``, …)
+    of ranked document ids, for the judged queries (not abstentions, a positive grade).
+
+    Computed by memlab's vectorised measures (``memlab.eval.metrics``), the same
+    code a sweep uses; ranx is their reference (tests compare the two on real runs).
+    A judged query with no hits scores 0."""
+    docs = [(q, d) for q, qid in enumerate(query_ids) for d in rankings.get(qid, [])]
+    segment = np.array([q for q, _ in docs], dtype=np.int64)
+    ids = [d for _, d in docs]
+    judgements = build_judgements(
+        list(query_ids), segment, ids, [""] * len(ids), qrels, abstention=abstention
+    )
+    depth = max((len(rankings.get(qid, [])) for qid in query_ids), default=0)
+    ranks = np.full((depth, len(query_ids)), -1, dtype=np.int64)
+    if len(docs):
+        first = np.r_[0, np.flatnonzero(np.diff(segment)) + 1]
+        position = np.arange(len(docs)) - np.repeat(first, np.diff(np.r_[first, len(docs)]))
+        ranks[position, segment] = np.arange(len(docs))
+    hits = Returned(ranks, np.arange(len(query_ids), dtype=np.int64))
+    values = compute(measures, hits, judgements)
+    judged = [q for q, ok in enumerate(judgements.judged) if ok]
+    return {m: {query_ids[q]: float(values[m][q]) for q in judged} for m in measures}
 
 
 def nugget_values(timeline: Timeline, run: RunResult, family: str, k: int) -> dict[str, float]:

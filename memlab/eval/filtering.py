@@ -26,11 +26,11 @@ import pandas as pd
 
 from memlab.config import SearchConfig
 from memlab.eval.experiment import Experiment
+from memlab.eval.judgements import judgements_for
+from memlab.eval.metrics import Returned, compute
 from memlab.eval.reachability import reachability
 from memlab.eval.runs import run_label
 from memlab.search.ranking import rank_batch
-from memlab.sweep.judgements import judgements_for
-from memlab.sweep.metrics import Returned, compute
 
 MIN_SCORES = (0.0, 0.1, 0.2, 0.3, 0.35, 0.4, 0.5, 0.6, 0.7, 0.8)
 SWEPT = ("Success@5", "AbstainHits", "Abstained")

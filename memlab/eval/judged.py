@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from memlab.datasets import Dataset, FactText, Query, resolve_targets
+from memlab.datasets import Dataset, FactText, Query
+from memlab.datasets.resolve import ChunkIndex
 from memlab.store.index import IndexedChunk
 
 
@@ -40,16 +42,18 @@ class QueryJudgement:
 def judge_query(
     dataset: Dataset,
     query: Query,
-    chunks: Sequence[IndexedChunk],
+    chunks: Sequence[IndexedChunk] | ChunkIndex,
     facts: Mapping[str, FactText] | None = None,
 ) -> QueryJudgement:
-    """Resolve ``query``'s judgements (at the dataset's level) and stale targets on ``chunks``."""
+    """Resolve ``query``'s judgements (at the dataset's level) and stale targets on ``chunks``
+    (a ``ChunkIndex`` when many queries are judged on one memory state)."""
     judged = dataset.qrels.get(query.query_id, {})
     nuggets = dataset.nuggets.get(query.query_id, {})
     targets = set(judged) | set(query.stale_targets)
     if not targets:
         return QueryJudgement()
-    resolved = resolve_targets(sorted(targets), chunks, facts)
+    index = chunks if isinstance(chunks, ChunkIndex) else ChunkIndex(chunks)
+    resolved = index.resolve(sorted(targets), facts)
     out = QueryJudgement()
     for target, grade in judged.items():
         for cid in resolved[target]:
@@ -57,9 +61,10 @@ def judge_query(
             if grade > 0 and target in nuggets:
                 out.nuggets[cid] = out.nuggets.get(cid, frozenset()) | nuggets[target]
     out.stale = list(dict.fromkeys(c for t in query.stale_targets for c in resolved[t]))
-    by_id = {c.chunk_id: c for c in chunks if out.grades.get(c.chunk_id, 0) > 0}
+    places = sorted(index.position[cid] for cid, grade in out.grades.items() if grade > 0)
+    chunks_now: Sequence[Any] = index.chunks  # IndexedChunk rows: source, times, accesses
     out.relevant = tuple(
         RelevantChunk(c.chunk_id, out.grades[c.chunk_id], c.source, c.created_at, c.access_count)
-        for c in by_id.values()
+        for c in (chunks_now[i] for i in places)
     )
     return out

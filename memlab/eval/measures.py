@@ -1,10 +1,12 @@
-"""Measures: names as IR users write them, computed by ranx or here.
+"""Measures: names as IR users write them, and the agent-memory measures.
 
-IR measures (``nDCG@10``, ``R@5``, ``P@5``, ``RR``, ``Success@5``, ``MAP``) map
-to ranx metric names and are computed by ranx over judged queries (graded
-relevance; a query with no hits scores 0; nDCG as in Järvelin & Kekäläinen, ACM
-TOIS 2002, with ranx's linear gain). ``Judged@k`` (share of the top k
-that carry a judgement) and ``NumQ`` are computed here, as ranx has neither.
+IR measures (``nDCG@10``, ``R@5``, ``P@5``, ``RR``, ``Success@5``, ``MAP``) are
+computed over judged queries (graded relevance; a query with no hits scores 0;
+nDCG as in Järvelin & Kekäläinen, ACM TOIS 2002, with ranx's linear gain) by
+memlab's vectorised measures (``memlab.eval.metrics``); each maps to a ranx
+metric name (``Measure.ranx_name``), ranx being their reference in the tests.
+``Judged@k`` (share of the top k that carry a judgement) and ``NumQ`` have no
+ranx counterpart.
 Novelty-aware and multi-note measures over nuggets (``alpha-nDCG@k``,
 ``NR@k``, ``NRAll@k``; ``memlab.eval.novelty``) score only the queries judged
 with nuggets (their ``n`` says how many).
@@ -43,6 +45,7 @@ DEFAULT_MEASURES = (
     *NUGGET_MEASURES,
     "NumQ",
 )
+SWEEP_MEASURES = ("nDCG@10", "R@5", "P@5", "RR", "Success@5", "Redundancy")  # sweep default
 AGENT_MEASURES = ("Redundancy", "Stale", "AbstainHits", "Abstained", "Tokens", "OverBudget")
 DEFAULT_TOKEN_BUDGET = 2000
 

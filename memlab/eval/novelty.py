@@ -98,6 +98,11 @@ def _pairs(
     return hit, seg[hit], nugget, rank[hit]
 
 
+def _per_cell(values: np.ndarray, cells: IntArray | None) -> np.ndarray:
+    """A per-query array read per cell (a query under one of many configurations)."""
+    return values if cells is None else values[cells]
+
+
 def alpha_ndcg(
     table: NuggetTable,
     rows: IntArray,
@@ -106,8 +111,13 @@ def alpha_ndcg(
     n_queries: int,
     k: int,
     alpha: float = DEFAULT_ALPHA,
+    *,
+    cells: IntArray | None = None,
 ) -> FloatArray:
-    """α-nDCG@k per query (hits sorted by query, then rank)."""
+    """α-nDCG@k per query (hits sorted by query, then rank).
+
+    With ``cells`` (the query of each of ``n_queries`` cells), ``seg`` indexes cells:
+    the hits of many configurations at once."""
     hit, q, nugget, r = _pairs(table, rows, seg, rank, k)
     order = np.lexsort((r, nugget, q))
     hit, q, nugget, r = hit[order], q[order], nugget[order], r[order]
@@ -116,9 +126,9 @@ def alpha_ndcg(
     earlier = np.arange(len(q)) - np.repeat(starts, np.diff(np.r_[starts, len(q)]))
     gain = (1.0 - alpha) ** earlier / np.log2(r + 1.0)
     dcg = np.bincount(q, gain, minlength=n_queries)
-    ideal = table.ideal(k, alpha)
+    ideal = _per_cell(table.ideal(k, alpha), cells)
     value = np.where(ideal > 0, dcg / np.where(ideal > 0, ideal, 1.0), 0.0)
-    return np.where(table.scored, value, np.nan)
+    return np.where(_per_cell(table.scored, cells), value, np.nan)
 
 
 def _covered(
@@ -132,21 +142,37 @@ def _covered(
 
 
 def nugget_recall(
-    table: NuggetTable, rows: IntArray, seg: IntArray, rank: IntArray, n_queries: int, k: int
+    table: NuggetTable,
+    rows: IntArray,
+    seg: IntArray,
+    rank: IntArray,
+    n_queries: int,
+    k: int,
+    *,
+    cells: IntArray | None = None,
 ) -> FloatArray:
     """Share of each query's nuggets covered within the top k."""
     covered = _covered(table, rows, seg, rank, n_queries, k)
-    value = np.where(table.total > 0, covered / np.maximum(table.total, 1.0), 0.0)
-    return np.where(table.scored, value, np.nan)
+    total = _per_cell(table.total, cells)
+    value = np.where(total > 0, covered / np.maximum(total, 1.0), 0.0)
+    return np.where(_per_cell(table.scored, cells), value, np.nan)
 
 
 def nugget_recall_all(
-    table: NuggetTable, rows: IntArray, seg: IntArray, rank: IntArray, n_queries: int, k: int
+    table: NuggetTable,
+    rows: IntArray,
+    seg: IntArray,
+    rank: IntArray,
+    n_queries: int,
+    k: int,
+    *,
+    cells: IntArray | None = None,
 ) -> FloatArray:
     """1 if every nugget of the query is covered within the top k."""
     covered = _covered(table, rows, seg, rank, n_queries, k)
-    value = ((covered >= table.total) & (table.total > 0)).astype(np.float64)
-    return np.where(table.scored, value, np.nan)
+    total = _per_cell(table.total, cells)
+    value = ((covered >= total) & (total > 0)).astype(np.float64)
+    return np.where(_per_cell(table.scored, cells), value, np.nan)
 
 
 def nugget_measure(
@@ -157,9 +183,11 @@ def nugget_measure(
     rank: IntArray,
     n_queries: int,
     k: int,
+    *,
+    cells: IntArray | None = None,
 ) -> FloatArray:
     if family == "alpha-nDCG":
-        return alpha_ndcg(table, rows, seg, rank, n_queries, k)
+        return alpha_ndcg(table, rows, seg, rank, n_queries, k, cells=cells)
     if family == "NR":
-        return nugget_recall(table, rows, seg, rank, n_queries, k)
-    return nugget_recall_all(table, rows, seg, rank, n_queries, k)
+        return nugget_recall(table, rows, seg, rank, n_queries, k, cells=cells)
+    return nugget_recall_all(table, rows, seg, rank, n_queries, k, cells=cells)

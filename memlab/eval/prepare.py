@@ -157,6 +157,7 @@ class Prepared:
         with GroupReplay(g, plain, work / "w", self.embedder) as replay:
             replay.advance(at)
             replay.refresh()
+            replay.materialise()
             yield replay.store
         work.rmdir()
 

@@ -21,7 +21,9 @@ from memlab.eval.memory import Memory
 from memlab.eval.timeline import GroupProduct
 from memlab.store.schema import SCHEMA_VERSION
 
-REPLAY_FORMAT = 2  # 2: candidates carry their settled (keyword-miss) reasons
+# 2: candidates carry their settled (keyword-miss) reasons;
+# 3: files without Dream replayed in memory (mtimes in whole ns)
+REPLAY_FORMAT = 3
 
 
 def product_key(

@@ -10,24 +10,17 @@ fresh notebook kernel reaches its first metric in seconds. ``warm_up()``
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
+from memlab.jit import numba_cache_dir, use_cache_dir
 
-def numba_cache_dir() -> Path:
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return Path(os.environ["NUMBA_CACHE_DIR"])
-    base = os.environ.get("MEMLAB_CACHE_DIR") or os.path.join(Path.home(), ".cache", "memlab")
-    return Path(base) / "numba"
+__all__ = ["evaluate", "numba_cache_dir", "warm_up"]
 
 
 def _ranx() -> Any:
-    path = numba_cache_dir()
-    path.mkdir(parents=True, exist_ok=True)
-    os.environ.setdefault("NUMBA_CACHE_DIR", str(path))
+    use_cache_dir()
     import warnings
 
     warnings.filterwarnings("ignore", message=".*unsafe cast.*")

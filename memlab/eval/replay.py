@@ -10,6 +10,11 @@ mtimes and the lock's mtime, then ``memlab.dream.run`` with the offline
 deterministic consolidator (input assembly, lock, response processing, write,
 cleanup after the 300 s grace, index update with ``dream.memory_source``).
 
+Without Dream nothing but the index reads the working copy, so the files are
+kept in memory and indexed from there (the same bytes, checks and text as read
+back from disk; ``materialise`` writes them out for a caller that wants them):
+writing thousands of small files costs more than indexing them.
+
 Every session is its own process in c0, so the lock holds the PID of a
 finished process (``REPLAY_PID``: no process can have it); its mtime is the
 logical time. Nothing here reads the wall clock.
@@ -22,6 +27,7 @@ embeds the new ones, so vec0 KNN sees exactly what ``search()`` would.
 from __future__ import annotations
 
 import logging
+import math
 import os
 import shutil
 from dataclasses import dataclass
@@ -29,6 +35,7 @@ from pathlib import Path, PurePosixPath
 from types import TracebackType
 
 from memlab.datasets import Event, MemoryGroup
+from memlab.datasets.resolve import ChunkIndex
 from memlab.dream.gates import Trigger
 from memlab.dream.lock import MAX_PID, DreamLock
 from memlab.dream.offline import OfflineConsolidator
@@ -37,7 +44,9 @@ from memlab.dream.write import writer_for
 from memlab.embeddings.base import EmbeddingProvider, checked_embed
 from memlab.errors import EmbeddingError
 from memlab.eval.memory import Memory
+from memlab.search.vector_batch import VectorMatrix
 from memlab.store import vectors
+from memlab.store.files import FileText, Skip, decode_memory_bytes
 from memlab.store.index import IndexedChunk
 from memlab.store.layout import LOCK_FILE, MEMORY_FILE, SESSIONS_DIR
 from memlab.store.store import MemoryStore
@@ -60,6 +69,13 @@ class DreamRecord:
     detail: str
     processed: tuple[str, ...] = ()
     deleted: tuple[str, ...] = ()
+
+
+def logical_mtime_ns(at: float) -> int:
+    """The mtime (ns) of a file replayed at logical time ``at`` — what ``os.utime`` sets
+    for ``at`` seconds (the fraction floored to whole nanoseconds)."""
+    seconds = math.floor(at)
+    return seconds * 1_000_000_000 + math.floor((at - seconds) * 1e9)
 
 
 class GroupReplay:
@@ -91,8 +107,13 @@ class GroupReplay:
         self.embedder = (
             embedder if embedder is not None and vectors.usable(self.store.index) else None
         )
+        # the chunk vectors in memory, for every query of a moment at once (evaluation)
+        self.vectors = VectorMatrix(self.store.index) if self.embedder is not None else None
         self.layout = self.store.layout
         self.by_path: dict[str, list[IndexedChunk]] = {}
+        self._chunks: ChunkIndex | None = None
+        self.contents: dict[str, bytes] = {}  # the files, when they are not written out
+        self.mtimes: dict[str, int] = {}
         self.touched: set[str] = set()
         self.dreams: list[DreamRecord] = []
         self.missing_vectors: list[str] = []  # chunk texts that could not be embedded
@@ -135,13 +156,18 @@ class GroupReplay:
             return
         with self.store.index.batch():
             while self._next < len(events) and events[self._next].at <= until:
+                if self._lock is None:  # no Dream: files in memory, indexed in bulk
+                    self._apply_in_memory(until)
+                    continue
                 event = events[self._next]
                 self._next += 1
-                self._apply(event)
-                if event.end and self._lock is not None:
+                self._apply_on_disk(event)
+                self.touched.add(event.path)
+                self.applied += 1
+                if event.end:
                     self._dream(event)
 
-    def _apply(self, event: Event) -> None:
+    def _apply_on_disk(self, event: Event) -> None:
         path = self.layout.abs(event.path)
         if event.action == "delete":
             path.unlink(missing_ok=True)
@@ -149,10 +175,55 @@ class GroupReplay:
             path.parent.mkdir(parents=True, exist_ok=True)
             with open(path, "ab" if event.action == "append" else "wb") as fh:
                 fh.write(event.data())
-            os.utime(path, (event.at, event.at))
+            ns = logical_mtime_ns(event.at)
+            os.utime(path, ns=(ns, ns))
         self.store.index.reindex_file(event.path, None, event.at)
-        self.touched.add(event.path)
-        self.applied += 1
+
+    def _apply_in_memory(self, until: float) -> None:
+        """The events up to ``until`` (or up to a second change of one path) without the
+        files: nothing but the index reads the working copy when Dream is off, so the
+        contents are kept here and indexed as read from disk (``decode_memory_bytes``:
+        the same checks and text), many files in one ``reindex_contents``."""
+        events = self.group.events
+        items: list[tuple[str, FileText | Skip, float]] = []
+        seen: set[str] = set()
+        while self._next < len(events) and events[self._next].at <= until:
+            event = events[self._next]
+            if event.path in seen:
+                break
+            seen.add(event.path)
+            self._next += 1
+            items.append((event.path, self._content(event), event.at))
+            self.touched.add(event.path)
+            self.applied += 1
+        self.store.index.reindex_contents(items)
+
+    def _content(self, event: Event) -> FileText | Skip:
+        """The file after ``event``, as ``read_memory_file`` would read it."""
+        if event.action == "delete":
+            self.contents.pop(event.path, None)
+            return Skip("file no longer exists", gone=True)
+        data = event.data()
+        if event.action == "append":
+            data = self.contents.get(event.path, b"") + data
+        self.contents[event.path] = data
+        self.mtimes[event.path] = logical_mtime_ns(event.at)
+        signature = (len(data), self.mtimes[event.path])
+        limit = self.store.index.config.max_file_bytes
+        if len(data) > limit:  # as memlab.safefs.read_bytes refuses it
+            reason = f"file is {len(data)} bytes, over the {limit}-byte limit"
+            return Skip(reason, signature=signature)
+        return decode_memory_bytes(data, *signature, signature=signature)
+
+    def materialise(self) -> None:
+        """Write the files kept in memory into the working copy (for a caller that reads
+        the memory from disk, e.g. a search that syncs)."""
+        for rel, data in self.contents.items():
+            path = self.layout.abs(rel)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+            ns = self.mtimes[rel]
+            os.utime(path, ns=(ns, ns))
 
     def _dream(self, event: Event) -> None:
         """SPEC §7.2: a (non-sub-agent) session ends → the gates, and maybe one run."""
@@ -202,9 +273,14 @@ class GroupReplay:
         if not self.touched:
             return changed
         current: list[IndexedChunk] = []
+        before = {c.chunk_id for rel in self.touched for c in self.by_path.get(rel, ())}
+        self._chunks = None
+        read: dict[str, list[IndexedChunk]] = {}
+        for chunk in self.store.index.chunks(self.touched):  # one read for every path
+            read.setdefault(chunk.path, []).append(chunk)
         for rel in sorted(self.touched):
             old = {c.chunk_id: c.hash for c in self.by_path.get(rel, ())}
-            rows = self.store.index.chunks([rel])
+            rows = read.get(rel, [])
             if rows:
                 self.by_path[rel] = rows
             else:
@@ -215,11 +291,18 @@ class GroupReplay:
         if self.embedder is not None:  # every chunk of a touched path that has no vector
             have = vectors.with_vectors(self.store.index, [c.chunk_id for c in current])
             self._embed([c for c in current if c.chunk_id not in have])
+        if self.vectors is not None:
+            now = [c.chunk_id for c in current]
+            self.vectors.update(now, before - set(now))
         return changed
 
-    def chunks(self) -> list[IndexedChunk]:
-        """Every chunk of the memory as of the last ``refresh``, by path."""
-        return [c for rel in sorted(self.by_path) for c in self.by_path[rel]]
+    def chunks(self) -> ChunkIndex:
+        """Every chunk of the memory as of the last ``refresh``, by path, indexed for
+        resolving targets (rebuilt only after a refresh that read something back)."""
+        if self._chunks is None:
+            every = [c for rel in sorted(self.by_path) for c in self.by_path[rel]]
+            self._chunks = ChunkIndex(every)
+        return self._chunks
 
     def _embed(self, chunks: list[IndexedChunk]) -> None:
         if self.embedder is None or not chunks:

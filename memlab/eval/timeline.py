@@ -23,12 +23,13 @@ from pathlib import Path
 
 import numpy as np
 
-from memlab.datasets import Dataset
-from memlab.embeddings.base import EmbeddingProvider
+from memlab.datasets import Dataset, Query
+from memlab.embeddings.base import EmbeddingProvider, checked_embed
+from memlab.errors import EmbeddingError
 from memlab.eval.judged import QueryJudgement, RelevantChunk, judge_query
 from memlab.eval.memory import Memory
 from memlab.eval.replay import DreamRecord, GroupReplay
-from memlab.search.candidates import gather
+from memlab.search.candidates import Knn, gather
 from memlab.search.candidates_batch import CandidateBatch, QueryCandidates, build_batch
 
 
@@ -71,29 +72,63 @@ def replay_queries(
     memo: dict[str, str] = {}  # one string per distinct chunk text (small pickles)
     product = GroupProduct({}, {}, [], 0, {}, 0, 0.0)
     with GroupReplay(g, memory, work, embedder) as replay:
-        for q in queries:
-            replay.advance(q.as_of)
+        for at, moment in _moments(queries):
+            replay.advance(at)
             replay.refresh()
-            found = gather(
-                replay.store.index,
-                q.text,
-                limit,
-                embedder=embedder,
-                use_vectors=embedder is not None,
-                query_id=q.query_id,
-                keywords=keywords,
-            )
-            found.rows = [replace(r, text=memo.setdefault(r.text, r.text)) for r in found.rows]
-            product.candidates[q.query_id] = found
-            product.judgements[q.query_id] = judge_query(dataset, q, replay.chunks(), facts)
-            if tick is not None:
-                tick()
+            knn = _batch_knn(replay, moment, limit)
+            for q in moment:
+                found = gather(
+                    replay.store.index,
+                    q.text,
+                    limit,
+                    embedder=embedder,
+                    use_vectors=embedder is not None,
+                    query_id=q.query_id,
+                    keywords=keywords,
+                    knn=knn.get(q.query_id),
+                )
+                found.rows = [replace(r, text=memo.setdefault(r.text, r.text)) for r in found.rows]
+                product.candidates[q.query_id] = found
+                product.judgements[q.query_id] = judge_query(dataset, q, replay.chunks(), facts)
+                if tick is not None:
+                    tick()
         product.dreams = replay.dreams
         product.missing_vectors = len(set(replay.missing_vectors))
         product.versions = replay.store.index.connection.versions()
         product.events = replay.applied
     product.seconds = time.perf_counter() - start
     return product
+
+
+def _moments(queries: list[Query]) -> list[tuple[float, list[Query]]]:
+    """The queries (in time order) grouped by the moment they are asked."""
+    out: list[tuple[float, list[Query]]] = []
+    for q in queries:
+        if out and out[-1][0] == q.as_of:
+            out[-1][1].append(q)
+        else:
+            out.append((q.as_of, [q]))
+    return out
+
+
+def _batch_knn(replay: GroupReplay, moment: list[Query], limit: int) -> dict[str, Knn]:
+    """Every query's vector KNN at this moment in one matrix product (``VectorMatrix``;
+    equal to vec0's); empty (each query asks vec0) when there is nothing to batch."""
+    if replay.vectors is None or replay.embedder is None or not len(replay.vectors):
+        return {}
+    try:
+        vecs = checked_embed(replay.embedder, [q.text for q in moment])
+    except EmbeddingError:
+        return {}  # gather embeds each query itself and degrades the ones that fail
+    hits = replay.vectors.knn_many(vecs, limit)
+    return {q.query_id: _answer(h) for q, h in zip(moment, hits, strict=True)}
+
+
+def _answer(hits: list[tuple[str, float]]) -> Knn:
+    def knn(_vector: object, _k: int) -> list[tuple[str, float]]:
+        return hits
+
+    return knn
 
 
 @dataclass

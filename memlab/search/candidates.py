@@ -18,6 +18,7 @@ rows. c0 swallows SQL errors silently; memlab reports them.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from memlab.embeddings.base import EmbeddingProvider, checked_embed
@@ -29,14 +30,19 @@ from memlab.store import vectors
 from memlab.store.index import MemoryIndex
 
 log = logging.getLogger("memlab")
+# (query vector, k) -> the k nearest (chunk id, L2 distance), nearest first, ties by id
+Knn = Callable[[Any, int], list[tuple[str, float]]]
 
 _FTS_SQL = (
     "SELECT rowid, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank, rowid LIMIT ?"
 )
+# The evergreen rows are picked by rowid before FTS5 computes a rank, so only they are
+# ranked (bm25 uses the whole table's statistics either way: the same ranks as ranking
+# every match and filtering after, at the cost of the few evergreen rows).
 _SUPPLEMENT_SQL = (
-    "SELECT f.rowid, f.rank FROM chunks_fts AS f JOIN chunks AS c ON c.rowid = f.rowid "
-    f"WHERE chunks_fts MATCH ? AND c.source IN ({', '.join('?' * len(EVERGREEN_SOURCES))}) "
-    "ORDER BY f.rank, f.rowid LIMIT ?"
+    "SELECT rowid, rank FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid IN "
+    f"(SELECT rowid FROM chunks WHERE source IN ({', '.join('?' * len(EVERGREEN_SOURCES))})) "
+    "ORDER BY rank, rowid LIMIT ?"
 )
 LIKE_RANK = -1e-9
 _FEATURES_SQL = (
@@ -65,8 +71,12 @@ def gather(
     supplement: bool = True,
     query_id: str = "q",
     keywords: str = "c0",
+    knn: Knn | None = None,
 ) -> QueryCandidates:
-    """Candidates of ``query`` at ``limit`` (the prefix property holds for any smaller one)."""
+    """Candidates of ``query`` at ``limit`` (the prefix property holds for any smaller one).
+
+    ``knn`` answers the vector KNN instead of vec0 (evaluation passes the result of
+    ``memlab.search.vector_batch.VectorMatrix``, equal to vec0's)."""
     query = printable_query(query)
     result = QueryCandidates(query_id, query, limit, [])
     fts: dict[int, dict[str, Any]] = {}
@@ -90,7 +100,7 @@ def gather(
     for rowid, feat in _features(index.db, "rowid", list(fts)).items():
         rows[feat[1]] = _row(feat, **fts[rowid])
     if use_vectors and embedder is not None:
-        _vector_candidates(index, query, limit, embedder, result, rows)
+        _vector_candidates(index, query, limit, embedder, result, rows, knn)
     result.rows = sorted(rows.values(), key=lambda r: r.chunk_id)
     return result
 
@@ -149,6 +159,7 @@ def _vector_candidates(
     embedder: EmbeddingProvider,
     result: QueryCandidates,
     rows: dict[str, CandidateRow],
+    knn: Knn | None = None,
 ) -> None:
     if not index.connection.vec_loaded:
         _degrade(result, "sqlite-vec is not loaded; FTS-only")
@@ -162,7 +173,7 @@ def _vector_candidates(
         _degrade(result, f"query embedding failed: {exc}; FTS-only")
         return
     try:
-        hits = vectors.knn(index, qvec, limit)
+        hits = knn(qvec, limit) if knn is not None else vectors.knn(index, qvec, limit)
     except index.connection.Error as exc:
         _degrade(result, f"vector query failed ({exc}); FTS-only")
         return

@@ -159,14 +159,21 @@ class CandidateBatch:
         Reads each query's pairwise matrix, computed once for the whole batch on first
         use and kept flat (entry (i, j) of query q at ``base[q] + i·n_q + j``).
         """
-        if "jaccard_blocks" not in self._cache:
-            self._cache["jaccard_blocks"] = self._jaccard_blocks()
-        flat, base = self._cache["jaccard_blocks"]
+        flat, base = self.jaccard_blocks
         q = self.segment[rows_a]
         start = self.offsets[q]
         n = self.offsets[q + 1] - start
         values: FloatArray = flat[base[q] + (rows_a - start) * n + (rows_b - start)]
         return values
+
+    @property
+    def jaccard_blocks(self) -> tuple[FloatArray, IntArray]:
+        """Every query's pairwise snippet Jaccard matrix, flat, and where each starts
+        (computed once, on first use)."""
+        if "jaccard_blocks" not in self._cache:
+            self._cache["jaccard_blocks"] = self._jaccard_blocks()
+        blocks: tuple[FloatArray, IntArray] = self._cache["jaccard_blocks"]
+        return blocks
 
     def _jaccard_blocks(self) -> tuple[FloatArray, IntArray]:
         counts = np.diff(self.offsets)
@@ -199,6 +206,14 @@ def build_batch(items: Sequence[QueryCandidates]) -> CandidateBatch:
     def arr(name: str, dtype: Any) -> Any:
         return np.array([getattr(r, name) for r in rows], dtype=dtype)
 
+    content_free: dict[tuple[str, str], bool] = {}  # a chunk recurs across queries
+
+    def free(text: str, source: str) -> bool:
+        key = (text, source)
+        if key not in content_free:
+            content_free[key] = is_content_free(text, source)
+        return content_free[key]
+
     return CandidateBatch(
         query_ids=[it.query_id for it in items],
         queries=[it.query for it in items],
@@ -217,7 +232,7 @@ def build_batch(items: Sequence[QueryCandidates]) -> CandidateBatch:
         supp_pos=arr("supp_pos", np.int64),
         distance=arr("distance", np.float64),
         vec_pos=arr("vec_pos", np.int64),
-        content_free=np.array([is_content_free(r.text, r.source) for r in rows], dtype=bool),
+        content_free=np.array([free(r.text, r.source) for r in rows], dtype=bool),
         degraded=[it.degraded for it in items],
         reasons=[list(it.reasons) for it in items],
         vector_used=[it.vector_used for it in items],

@@ -20,6 +20,7 @@ The live search and the sweep engine both call this function.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -34,6 +35,7 @@ from memlab.search.scoring import (
     candidate_limit,
     decay_factor,
     get_strategy,
+    raw_score,
     segment_positions,
     source_weights,
 )
@@ -91,15 +93,20 @@ def rank_batch(
     stops MMR after ``max_results`` picks (same hits; ``mmr_position`` of the rest is 0).
     """
     strategy = get_strategy(config.strategy)
-    stage = _select(batch, config, candidate_limit(config))
-    signals = strategy.score(stage, config)
+    stage = select_stage(
+        batch,
+        candidate_limit(config),
+        supplement=config.evergreen_supplement,
+        vectors=config.vectors,
+    )
+    signals, merged = strategy.score(stage, config)
     decay = decay_factor(
         batch.created_at, _now_rows(now, batch), config.effective_half_life(), batch.evergreen
     )
     names, inverse = batch.source_codes
     weight = source_weights(names, config)[inverse]
     boost = access_boost(batch.access_count)
-    raw = signals.merged * decay * weight * boost
+    raw = raw_score(merged, decay, weight, boost)
     display = np.clip(raw, 0.0, 1.0)
     in_set = stage.in_fts | stage.in_vec
     kept = in_set & ~batch.content_free & (display >= config.min_score)
@@ -113,7 +120,7 @@ def rank_batch(
         stage.in_vec,
         signals.fts,
         signals.vec,
-        signals.merged,
+        merged,
         decay,
         weight,
         boost,
@@ -125,8 +132,13 @@ def rank_batch(
     )
 
 
-def _select(batch: CandidateBatch, config: SearchConfig, limit: int) -> StageInput:
-    """Stage 1: the rows in play at ``limit`` and which signals each has there."""
+def select_stage(
+    batch: CandidateBatch | Any, limit: int, *, supplement: bool, vectors: bool
+) -> StageInput:
+    """Stage 1: the rows in play at ``limit`` and which signals each has there.
+
+    ``batch`` is a ``CandidateBatch`` or anything with its numeric columns
+    (``memlab.search.many.BatchArrays``)."""
     if limit > batch.limit:
         raise ConfigError(
             f"this configuration needs {limit} candidates per query but they were gathered "
@@ -134,10 +146,8 @@ def _select(batch: CandidateBatch, config: SearchConfig, limit: int) -> StageInp
         )
     seg = batch.segment
     has_rank = ~np.isnan(batch.fts_rank)
-    in_supp = (
-        (batch.supp_pos < limit) if config.evergreen_supplement else np.zeros(len(batch), bool)
-    )
-    vectors_active = np.array(batch.vector_used, dtype=bool) & config.vectors
+    in_supp = (batch.supp_pos < limit) if supplement else np.zeros(len(seg), bool)
+    vectors_active = np.array(batch.vector_used, dtype=bool) & vectors
     return StageInput(
         rank=batch.fts_rank,
         distance=batch.distance,

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -82,13 +83,19 @@ def vector_from_l2(distance: FloatArray, present: BoolArray) -> FloatArray:
     return np.where(present, score, 0.0)
 
 
-def merge_with_fts_floor(fts: FloatArray, vec: FloatArray, vw: float, tw: float) -> FloatArray:
+def merge_with_fts_floor(
+    fts: FloatArray, vec: FloatArray, vw: float | FloatArray, tw: float | FloatArray
+) -> FloatArray:
     """c0 merge (SPEC §4.2): never below the FTS score.
 
     both > 0 → max(tw·fts + vw·vec, fts); fts only → fts; otherwise → vw·vec.
     """
     both = (fts > 0) & (vec > 0)
-    return np.where(both, np.maximum(tw * fts + vw * vec, fts), np.where(fts > 0, fts, vw * vec))
+    weighted_vec = vw * vec
+    merged: FloatArray = np.where(
+        both, np.maximum(tw * fts + weighted_vec, fts), np.where(fts > 0, fts, weighted_vec)
+    )
+    return merged
 
 
 def decay_factor(
@@ -99,6 +106,13 @@ def decay_factor(
         return np.ones_like(created_at)
     age_days = np.maximum((now - np.maximum(created_at, 0.0)) / DAY, 0.0)
     return np.where(evergreen, 1.0, np.exp(-math.log(2.0) / half_life_days * age_days))
+
+
+def raw_score(merged: Any, decay: Any, weight: Any, boost: Any) -> Any:
+    """Stage 3's product, ``merged · decay · weight · boost``, in this order: over arrays
+    here, over single rows in the sweep's compiled kernel (``memlab.search.kernels``
+    compiles this very function), so both give the same bits."""
+    return merged * decay * weight * boost
 
 
 def access_boost(access_count: FloatArray) -> FloatArray:
@@ -136,14 +150,25 @@ def source_weights(source: np.ndarray, config: SearchConfig) -> FloatArray:
 
 # --------------------------------------------------------------------- strategies
 
+# A weight: one float (one configuration) or a column of many configurations' weights
+# (shape configurations × 1), so a merge broadcasts to configurations × rows.
+Weight = float | FloatArray
+
 
 @dataclass(frozen=True)
 class Signals:
-    """What a strategy produces for each row: the two normalised signals and the merge."""
+    """What a strategy reads off each row before weighting: its two normalised signals
+    and how many candidate lists took part for the row's query (1, or 2 with vectors).
+
+    Signals do not depend on the weights, so a sweep computes them once per candidate
+    limit and strategy and merges them for many configurations at once."""
 
     fts: FloatArray
     vec: FloatArray
-    merged: FloatArray
+    lists: FloatArray
+
+    def take(self, rows: IntArray) -> Signals:
+        return Signals(self.fts[rows], self.vec[rows], self.lists[rows])
 
 
 @dataclass(frozen=True)
@@ -162,40 +187,60 @@ class StageInput:
     limit: int
     vectors_active: np.ndarray  # per query: did the vector list take part
 
+    def signals(self, fts: FloatArray, vec: FloatArray) -> Signals:
+        lists = 1.0 + np.asarray(self.vectors_active, dtype=np.float64)[self.segment]
+        return Signals(fts, vec, lists)
+
 
 @dataclass(frozen=True)
 class Strategy:
+    """A merge strategy: its candidate limit, its signals and its weighted merge."""
+
     name: str
     description: str
     candidate_limit: Callable[[SearchConfig], int]
-    score: Callable[[StageInput, SearchConfig], Signals]
+    signals: Callable[[StageInput], Signals]
+    merge: Callable[[Signals, Weight, Weight], FloatArray]  # (signals, vector_w, text_w)
     best: float = 1.0  # the largest merged score it can give (a perfect match)
+
+    def score(self, x: StageInput, config: SearchConfig) -> tuple[Signals, FloatArray]:
+        """The signals and the merged score of every row under ``config``."""
+        signals = self.signals(x)
+        return signals, self.merge(signals, config.vector_weight, config.text_weight)
 
 
 def _c0_limit(config: SearchConfig) -> int:
     return config.max_results * config.candidate_multiplier
 
 
-def _grok(x: StageInput, config: SearchConfig) -> Signals:
-    fts = fts_minmax(x.rank, x.in_fts, x.segment, x.n_queries)
-    vec = vector_from_l2(x.distance, x.in_vec)
-    return Signals(
-        fts, vec, merge_with_fts_floor(fts, vec, config.vector_weight, config.text_weight)
+def _c0_signals(x: StageInput) -> Signals:
+    return x.signals(
+        fts_minmax(x.rank, x.in_fts, x.segment, x.n_queries), vector_from_l2(x.distance, x.in_vec)
     )
 
 
-def _openclaw(x: StageInput, config: SearchConfig) -> Signals:
-    """OpenClaw: BM25 ``|r|/(1+|r|)``, cosine similarity, renormalised weights, no floor."""
+def _grok_merge(s: Signals, vw: Weight, tw: Weight) -> FloatArray:
+    return merge_with_fts_floor(s.fts, s.vec, vw, tw)
+
+
+def _openclaw_signals(x: StageInput) -> Signals:
+    """OpenClaw: BM25 ``|r|/(1+|r|)``, cosine similarity."""
     a = np.abs(x.rank)
     with np.errstate(invalid="ignore", divide="ignore"):
         text = np.where(x.rank < 0, a / (1.0 + a), 1.0 / (1.0 + np.maximum(x.rank, 0.0)))
-    fts = np.where(x.in_fts, text, 0.0)
     with np.errstate(invalid="ignore"):
         cosine = 1.0 - (x.distance**2) / 2.0  # unit vectors: cos = 1 − L2²/2
-    vec = np.where(x.in_vec, cosine, 0.0)
-    total = config.vector_weight + config.text_weight
-    vw, tw = (config.vector_weight / total, config.text_weight / total) if total > 0 else (0.0, 0.0)
-    return Signals(fts, vec, vw * vec + tw * fts)
+    return x.signals(np.where(x.in_fts, text, 0.0), np.where(x.in_vec, cosine, 0.0))
+
+
+def _openclaw_merge(s: Signals, vw: Weight, tw: Weight) -> FloatArray:
+    """Renormalised weights (both 0 → 0), no floor."""
+    total = np.asarray(vw + tw, dtype=np.float64)
+    safe = np.where(total > 0, total, 1.0)
+    vw_n = np.where(total > 0, vw / safe, 0.0)
+    tw_n = np.where(total > 0, tw / safe, 0.0)
+    merged: FloatArray = vw_n * s.vec + tw_n * s.fts
+    return merged
 
 
 def _openclaw_limit(config: SearchConfig) -> int:
@@ -216,45 +261,62 @@ def fts_list_positions(x: StageInput) -> IntArray:
     return out
 
 
-def _rrf(x: StageInput, config: SearchConfig) -> Signals:
-    """Reciprocal rank fusion ``Σ 1/(k + rank)``, k = 60, scaled by ``(k+1)/L``.
-
-    RRF and k = 60 are from Cormack, Clarke & Büttcher, "Reciprocal rank fusion
-    outperforms Condorcet and individual rank learning methods", SIGIR 2009.
-
-    The scale (L = number of lists that took part for the query) maps "first in every
-    list" to 1.0, so ``min_score`` and the clamped display score stay meaningful.
-    """
+def _rrf_signals(x: StageInput) -> Signals:
+    """Reciprocal rank fusion terms ``1/(k + rank)`` of each list, k = 60 (Cormack,
+    Clarke & Büttcher, "Reciprocal rank fusion outperforms Condorcet and individual
+    rank learning methods", SIGIR 2009)."""
     fts_rank = fts_list_positions(x)
     fts = np.where(x.in_fts, 1.0 / (RRF_K + np.maximum(fts_rank, 1)), 0.0)
     vec = np.where(x.in_vec, 1.0 / (RRF_K + np.minimum(x.vec_pos, 10**9) + 1), 0.0)
-    lists = 1.0 + np.asarray(x.vectors_active, dtype=np.float64)[x.segment]
-    return Signals(fts, vec, (fts + vec) * (RRF_K + 1) / lists)
+    return x.signals(fts, vec)
 
 
-def _basic_memory(x: StageInput, config: SearchConfig) -> Signals:
+def _rrf_merge(s: Signals, vw: Weight, tw: Weight) -> FloatArray:
+    """``Σ 1/(k + rank)`` scaled by ``(k+1)/L``: the scale (L = number of lists that took
+    part for the query) maps "first in every list" to 1.0, so ``min_score`` and the
+    clamped display score stay meaningful. Weights play no part."""
+    merged: FloatArray = (s.fts + s.vec) * (RRF_K + 1) / s.lists
+    return merged
+
+
+def _basic_memory_merge(s: Signals, vw: Weight, tw: Weight) -> FloatArray:
     """basic-memory: ``max(v, f) + 0.3 · min(v, f)`` over the c0-normalised signals."""
-    fts = fts_minmax(x.rank, x.in_fts, x.segment, x.n_queries)
-    vec = vector_from_l2(x.distance, x.in_vec)
-    return Signals(fts, vec, np.maximum(vec, fts) + 0.3 * np.minimum(vec, fts))
+    merged: FloatArray = np.maximum(s.vec, s.fts) + 0.3 * np.minimum(s.vec, s.fts)
+    return merged
 
 
 STRATEGIES: dict[str, Strategy] = {
     s.name: s
     for s in (
         Strategy(
-            "grok", "c0: min–max BM25, 1−d/2, weighted merge never below FTS", _c0_limit, _grok
+            "grok",
+            "c0: min–max BM25, 1−d/2, weighted merge never below FTS",
+            _c0_limit,
+            _c0_signals,
+            _grok_merge,
         ),
         Strategy(
             "openclaw",
             "OpenClaw: |r|/(1+|r|), cosine, renormalised weights, no floor",
             _openclaw_limit,
-            _openclaw,
+            _openclaw_signals,
+            _openclaw_merge,
         ),
         Strategy(
-            "rrf", "reciprocal rank fusion, k=60 (scaled so rank 1 everywhere = 1)", _c0_limit, _rrf
+            "rrf",
+            "reciprocal rank fusion, k=60 (scaled so rank 1 everywhere = 1)",
+            _c0_limit,
+            _rrf_signals,
+            _rrf_merge,
         ),
-        Strategy("basic-memory", "max(v, f) + 0.3·min(v, f)", _c0_limit, _basic_memory, 1.3),
+        Strategy(
+            "basic-memory",
+            "max(v, f) + 0.3·min(v, f)",
+            _c0_limit,
+            _c0_signals,
+            _basic_memory_merge,
+            1.3,
+        ),
     )
 }
 
@@ -279,6 +341,7 @@ __all__ = [
     "Signals",
     "StageInput",
     "Strategy",
+    "Weight",
     "access_boost",
     "accesses_for_boost",
     "age_at_decay",
@@ -287,6 +350,7 @@ __all__ = [
     "fts_minmax",
     "get_strategy",
     "merge_with_fts_floor",
+    "raw_score",
     "source_weights",
     "vector_from_l2",
 ]

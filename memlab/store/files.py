@@ -77,7 +77,22 @@ def read_memory_file(layout: MemoryLayout, rel: str, max_bytes: int) -> FileText
     except OSError as exc:
         reason = f"cannot read: {exc.strerror or exc}"
         return Skip(reason, signature=signature, checked_ns=checked_ns)
-    data = got.data
+    return decode_memory_bytes(
+        got.data, got.size, got.mtime_ns, signature=signature, checked_ns=checked_ns
+    )
+
+
+def decode_memory_bytes(
+    data: bytes,
+    size: int,
+    mtime_ns: int,
+    *,
+    signature: Signature | None = None,
+    checked_ns: int = 0,
+) -> FileText | Skip:
+    """A memory file's bytes as text, or why it is skipped (binary, not UTF-8); a
+    leading BOM is dropped. ``read_memory_file`` reads, this decides (a replay holding
+    files in memory calls it on their bytes)."""
     if b"\x00" in data:
         return Skip("binary file (contains NUL bytes)", signature=signature, checked_ns=checked_ns)
     try:
@@ -85,7 +100,7 @@ def read_memory_file(layout: MemoryLayout, rel: str, max_bytes: int) -> FileText
     except UnicodeDecodeError as exc:
         reason = f"not valid UTF-8 (byte {exc.start}); re-save the file as UTF-8"
         return Skip(reason, signature=signature, checked_ns=checked_ns)
-    return FileText(text.removeprefix("\ufeff"), got.size, got.mtime_ns, checked_ns)
+    return FileText(text.removeprefix("\ufeff"), size, mtime_ns, checked_ns)
 
 
 def filename_date(rel: str, mtime_ns: int) -> float:

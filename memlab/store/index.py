@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +30,7 @@ from memlab.store.chunker import Chunk
 from memlab.store.chunking import chunk_file
 from memlab.store.connection import Connection, open_connection
 from memlab.store.file_table import FileState, Signature, file_state, file_states, record_file
-from memlab.store.files import Skip, file_signature, filename_date, read_memory_file
+from memlab.store.files import FileText, Skip, file_signature, filename_date, read_memory_file
 from memlab.store.guard import check_index_target
 from memlab.store.layout import MemoryLayout
 from memlab.store.schema import check_chunking, get_meta, migrate
@@ -47,6 +49,30 @@ class FileOutcome:
     updated: int = 0
     removed: int = 0
     reason: str = ""
+
+
+@dataclass(frozen=True)
+class FileChunks:
+    """A file read and chunked (or why it is skipped), its chunks' hashes beside them."""
+
+    rel: str
+    read: FileText | Skip
+    chunks: list[Chunk]
+    hashes: list[str]
+
+
+def read_chunked(
+    layout: MemoryLayout, config: IndexConfig, rel: str, read: FileText | Skip | None = None
+) -> FileChunks:
+    """A file read (unless ``read`` is given) and chunked, with its chunks' hashes:
+    everything of a reindex that does not touch the database (a helper thread runs it
+    while SQLite writes)."""
+    if read is None:
+        read = read_memory_file(layout, rel, config.max_file_bytes)
+    if isinstance(read, Skip):
+        return FileChunks(rel, read, [], [])
+    chunks = chunk_file(read.text, config.chunking)
+    return FileChunks(rel, read, chunks, [c.hash for c in chunks])
 
 
 @dataclass(frozen=True)
@@ -89,6 +115,7 @@ class MemoryIndex:
         self.clock = clock
         self.path = path
         self.warnings: list[str] = list(connection.warnings)
+        self._pending: list[tuple[Any, ...]] | None = None  # new chunk rows, inserted later
 
     @classmethod
     def open(
@@ -169,19 +196,95 @@ class MemoryIndex:
     ) -> FileOutcome:
         """Bring the chunks of one file up to date (SPEC §2.2), in one transaction."""
         rel = self.layout.rel(path)
-        now = self.clock() if now is None else now
         if not utf8_name(rel):
             return self.skip_bad_name(rel)
-        read = read_memory_file(self.layout, rel, self.config.max_file_bytes)
+        return self._apply(self.read_chunked(rel), source, now)
+
+    def reindex_files(self, paths: Iterable[str], now: float | None = None) -> list[FileOutcome]:
+        """``reindex_file`` for many root-relative paths, in order. Reading and chunking
+        (``read_chunked``: no SQL) run one file ahead on a helper thread while SQLite
+        writes the previous one (it releases the GIL), so the two overlap."""
+        wanted = list(paths)
+        good = [rel for rel in wanted if utf8_name(rel)]
+        existing = self._existing(good)  # one query for the batch, not one per file
+        out: list[FileOutcome] = []
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="memlab-read") as reader:
+            chunked = reader.map(read_chunked, repeat(self.layout), repeat(self.config), good)
+            for rel in wanted:
+                if utf8_name(rel):
+                    out.append(self._apply(next(chunked), None, now, existing.get(rel, {})))
+                else:
+                    out.append(self.skip_bad_name(rel))
+        return out
+
+    def _existing(self, paths: list[str]) -> dict[str, dict[str, tuple[int, str, str]]]:
+        """path → {chunk id: (rowid, hash, text)} of the chunks indexed for ``paths``."""
+        out: dict[str, dict[str, tuple[int, str, str]]] = {}
+        for start in range(0, len(paths), 500):
+            part = paths[start : start + 500]
+            sql = (
+                "SELECT path, id, rowid, hash, text FROM chunks "
+                f"WHERE path IN ({','.join('?' * len(part))})"
+            )
+            for path, cid, rowid, digest, text in self.db.execute(sql, part):
+                out.setdefault(path, {})[cid] = (rowid, digest, text)
+        return out
+
+    def reindex_contents(
+        self, items: Sequence[tuple[str, FileText | Skip, float]]
+    ) -> list[FileOutcome]:
+        """``reindex_content`` of many (path, content, now) with distinct paths, in one
+        transaction: their indexed chunks read in one query, and every new chunk row of
+        all of them inserted together at the end (the same rows and rowids as one file
+        after the other)."""
+        rels = [rel for rel, _, _ in items]
+        if len(set(rels)) != len(rels):
+            raise ValueError("reindex_contents takes each path once")
+        with self.batch():
+            existing = self._existing(rels)
+            self._pending = []
+            try:
+                out = [
+                    self._apply(self.read_chunked(rel, read), None, now, existing.get(rel, {}))
+                    for rel, read, now in items
+                ]
+                pending = self._pending
+            finally:
+                self._pending = None
+            self._insert_chunks(pending)
+        return out
+
+    def reindex_content(
+        self, rel: str, read: FileText | Skip, source: str | None = None, now: float | None = None
+    ) -> FileOutcome:
+        """``reindex_file`` on a file's content already read (``read_memory_file``, or
+        ``decode_memory_bytes`` on bytes held in memory, as a replay does)."""
+        return self._apply(self.read_chunked(rel, read), source, now)
+
+    def read_chunked(self, rel: str, read: FileText | Skip | None = None) -> FileChunks:
+        """A file read (unless ``read`` is given) and chunked, with its chunks' hashes:
+        everything of a reindex that does not touch the database."""
+        return read_chunked(self.layout, self.config, rel, read)
+
+    def _apply(
+        self,
+        file: FileChunks,
+        source: str | None,
+        now: float | None,
+        existing: dict[str, tuple[int, str, str]] | None = None,
+    ) -> FileOutcome:
+        now = self.clock() if now is None else now
+        rel, read = file.rel, file.read
         if isinstance(read, Skip):
             return self._skip(rel, read)
         source = source or self.layout.classify_source(rel)
-        chunks = chunk_file(read.text, self.config.chunking)
         created = (
             now if self.config.created_at_rule == "insert" else filename_date(rel, read.mtime_ns)
         )
         with self.transaction():
-            outcome = self._apply_chunks(rel, chunks, source, now, created)
+            if existing is None:
+                existing = self._existing([rel]).get(rel, {})
+            outcome = self._apply_chunks(rel, file, existing, source, now, created)
             self._record_file(rel, (read.size, read.mtime_ns), read.checked_ns, now, None)
         return outcome
 
@@ -212,20 +315,20 @@ class MemoryIndex:
         return self._skip(key, Skip(reason, signature=signature, checked_ns=time.time_ns()))
 
     def _apply_chunks(
-        self, rel: str, chunks: list[Chunk], source: str, now: float, created: float
+        self,
+        rel: str,
+        file: FileChunks,
+        existing: dict[str, tuple[int, str, str]],
+        source: str,
+        now: float,
+        created: float,
     ) -> FileOutcome:
-        existing = {
-            row[0]: (row[1], row[2], row[3])
-            for row in self.db.execute(
-                "SELECT id, rowid, hash, text FROM chunks WHERE path = ?", (rel,)
-            )
-        }
         outcome = FileOutcome(rel, "indexed")
         produced: set[str] = set()
-        for i, chunk in enumerate(chunks):
+        new_rows: list[tuple[Any, ...]] = []
+        for i, (chunk, digest) in enumerate(zip(file.chunks, file.hashes, strict=True)):
             cid = f"{rel}:{i}"
             produced.add(cid)
-            digest = chunk.hash
             if cid in existing:
                 rowid, old_hash, old_text = existing[cid]
                 if old_hash == digest:
@@ -240,23 +343,13 @@ class MemoryIndex:
                 vectors.delete_vectors(self, [cid])
                 outcome.updated += 1
             else:
-                cur = self.db.execute(
-                    "INSERT INTO chunks(id, path, start_line, end_line, text, hash, source, "
-                    "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        cid,
-                        rel,
-                        chunk.start_line,
-                        chunk.end_line,
-                        chunk.text,
-                        digest,
-                        source,
-                        created,
-                        now,
-                    ),
-                )
-                self._fts_insert(cur.lastrowid, chunk.text)
-                outcome.added += 1
+                row = (cid, rel, chunk.start_line, chunk.end_line, chunk.text, digest, source)
+                new_rows.append((*row, created, now))
+        if self._pending is not None:  # reindex_contents inserts them all at once
+            self._pending.extend(new_rows)
+        else:
+            self._insert_chunks(new_rows)
+        outcome.added = len(new_rows)
         stale = [(cid, v[0], v[2]) for cid, v in existing.items() if cid not in produced]
         self._delete_rows(stale)
         outcome.removed = len(stale)
@@ -279,10 +372,42 @@ class MemoryIndex:
         return len(rows)
 
     def _delete_rows(self, rows: list[tuple[str, int, str]]) -> None:
+        if not rows:
+            return
         for _, rowid, text in rows:
             self._fts_delete(rowid, text)
         vectors.delete_vectors(self, [cid for cid, _, _ in rows])
         self.db.executemany("DELETE FROM chunks WHERE rowid = ?", [(r[1],) for r in rows])
+
+    def _insert_chunks(self, rows: list[tuple[Any, ...]]) -> None:
+        """Insert new chunk rows and their FTS rows, each in one statement (AUTOINCREMENT
+        numbers the new rows on from the table's sequence, one by one)."""
+        if not rows:
+            return
+        first = self._sequence() + 1
+        self.db.executemany(
+            "INSERT INTO chunks(id, path, start_line, end_line, text, hash, source, "
+            "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+        if self._sequence() == first + len(rows) - 1:
+            rowids = list(range(first, first + len(rows)))
+        else:  # not numbered on from the sequence (never with memlab's schema): look up
+            found = dict(
+                self.db.execute(
+                    f"SELECT id, rowid FROM chunks WHERE id IN ({','.join('?' * len(rows))})",
+                    [row[0] for row in rows],
+                )
+            )
+            rowids = [found[row[0]] for row in rows]
+        self.db.executemany(
+            "INSERT INTO chunks_fts(rowid, text) VALUES (?, ?)",
+            [(rowid, row[4]) for rowid, row in zip(rowids, rows, strict=True)],
+        )
+
+    def _sequence(self) -> int:
+        seq = self.db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'chunks'").fetchone()
+        return int(seq[0]) if seq else 0
 
     def _fts_insert(self, rowid: int, text: str) -> None:
         self.db.execute("INSERT INTO chunks_fts(rowid, text) VALUES (?, ?)", (rowid, text))
@@ -335,8 +460,11 @@ class MemoryIndex:
             rows = self.db.execute(sql + order).fetchall()
         else:
             rows = []
-            for rel in sorted(set(paths)):
-                rows += self.db.execute(sql + " WHERE path = ?" + order, (rel,)).fetchall()
+            wanted = sorted(set(paths))
+            for start in range(0, len(wanted), 500):  # SQLite's variable limit, with room
+                part = wanted[start : start + 500]
+                marks = ",".join("?" * len(part))
+                rows += self.db.execute(sql + f" WHERE path IN ({marks})" + order, part).fetchall()
         return [IndexedChunk(*row) for row in rows]
 
     def stats(self) -> IndexStats:

@@ -31,7 +31,8 @@ from memlab.store.sync import DirtySet, ReindexClaim, Watcher, pid_alive
 
 log = logging.getLogger("memlab")
 EMBED_BATCH = 32
-SYNC_BATCH = 200  # files per commit during a sync
+VECTOR_COMMIT = 64 * EMBED_BATCH  # vectors per commit (a commit per embedding batch is slow)
+SYNC_BATCH = 5000  # files per commit during a sync (FTS5 writes a segment at each commit)
 # The racy-timestamp margin: a file whose mtime is within this of (or after) its last
 # read is read again at the next scan. Generous, for coarse file-system clocks.
 RACY_NS = 2_000_000_000
@@ -221,8 +222,7 @@ class MemoryStore:
         done: list[FileOutcome] = []
         try:
             with self.index.batch():
-                for rel in paths:
-                    done.append(self.index.reindex_file(rel, None, now))
+                done = self.index.reindex_files(paths, now)
         except self.index.connection.Error:
             for rel in paths:
                 try:
@@ -277,10 +277,20 @@ class MemoryStore:
             return
         missing = vectors.chunks_without_vectors(self.index)
         failed = False
-        for start in range(0, len(missing), EMBED_BATCH):
-            batch = missing[start : start + EMBED_BATCH]
+        for group in range(0, len(missing), VECTOR_COMMIT):
+            with self.index.batch():  # one commit per group of vectors, not per batch
+                failed |= self._embed_rows(missing[group : group + VECTOR_COMMIT], report)
+        self._vectors_pending = failed
+
+    def _embed_rows(self, rows: list[tuple[str, str, str]], report: SyncReport) -> bool:
+        """Embed and store ``rows`` (id, hash, text) in batches; True if a batch failed."""
+        embedder = self.embedder
+        assert embedder is not None, "_embed_missing checks for an embedder"
+        failed = False
+        for start in range(0, len(rows), EMBED_BATCH):
+            batch = rows[start : start + EMBED_BATCH]
             try:
-                matrix = checked_embed(self.embedder, [text for _, _, text in batch])
+                matrix = checked_embed(embedder, [text for _, _, text in batch])
             except EmbeddingError as exc:
                 failed = True
                 report.embed_failures.append(str(exc))
@@ -292,4 +302,4 @@ class MemoryStore:
                 continue
             vectors.put_vectors(self.index, [(cid, h) for cid, h, _ in batch], matrix)
             report.embedded += len(batch)
-        self._vectors_pending = failed
+        return failed

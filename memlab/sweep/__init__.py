@@ -2,8 +2,8 @@
 
 Candidates are gathered once per query at the widest candidate limit any
 configuration needs; every configuration is then rescored by the one scoring
-core (``rank_batch``) over all queries at once, and measured with vectorised
-measures. Public API:
+core in its many-configuration form (``memlab.search.many``) over all queries at
+once, and measured with vectorised measures (``memlab.eval.metrics``). Public API:
 
 * ``run_sweep(dataset, space, ...)`` → ``SweepResult`` (table, ``best``, ``chosen``);
 * ``Sweep`` — the engine (``score``, ``per_query``, ``hits``, ``long``);
@@ -14,9 +14,9 @@ measures. Public API:
 * ``read_results`` — the table of a finished sweep folder.
 """
 
+from memlab.eval.measures import SWEEP_MEASURES
 from memlab.sweep.engine import Sweep
 from memlab.sweep.files import read_results
-from memlab.sweep.metrics import SWEEP_MEASURES
 from memlab.sweep.plots import plot_half_life, plot_heatmap, plot_lambda
 from memlab.sweep.results import SweepResult, best
 from memlab.sweep.runner import run_points, run_sweep

@@ -3,14 +3,16 @@
 ``Sweep`` gathers every query's candidates once, at its own time and at the
 widest candidate limit any configuration needs (``Prepared.timeline``: one
 replay of the memory; DESIGN invariants 2 and 9), looks up the
-judgements of every candidate row once, and then scores each configuration with
-``rank_batch`` — the function the live search calls (invariant 1) — over all
-queries at once, with no SQL. Measures are vectorised (``metrics``). A sweep's
-hits for a configuration equal ``search()``'s with that configuration, hit for
-hit (``Sweep.hits``; tests check it on many random configurations).
+judgements of every candidate row once, and then scores configurations with the
+scoring core's many-configuration form (``memlab.search.many``: the stage
+functions of ``rank_batch``, the function the live search calls — invariant 1 —
+computed for many configurations and all queries at once, with no SQL). Measures
+are vectorised over configurations and queries (``metrics``). A sweep's hits for
+a configuration equal ``search()``'s with that configuration, hit for hit
+(``Sweep.hits``; tests check it on many random configurations).
 
-MMR runs with ``full_mmr=False``: greedy MMR is sequential, so stopping after
-``max_results`` picks returns exactly the hits of the full permutation.
+The numbers a worker needs are one picklable ``SweepWork`` (``Sweep.work``);
+``memlab.sweep.work.score_chunk`` scores a chunk of configurations from it.
 """
 
 from __future__ import annotations
@@ -24,17 +26,19 @@ import pandas as pd
 from memlab.arrays import FloatArray
 from memlab.config import SearchConfig
 from memlab.datasets import Dataset
-from memlab.eval.measures import DEFAULT_TOKEN_BUDGET
+from memlab.eval.judgements import Judgements, judgements_for
+from memlab.eval.measures import DEFAULT_TOKEN_BUDGET, SWEEP_MEASURES
 from memlab.eval.memory import Memory
+from memlab.eval.metrics import check_measures
 from memlab.eval.prepare import Prepared, prepare_dataset
 from memlab.eval.runs import RunResult, keyword_mode, needed_limit, run_of
 from memlab.search.candidates_batch import CandidateBatch
-from memlab.search.pipeline import Hit, hits_of
+from memlab.search.many import BatchArrays
+from memlab.search.pipeline import Hit
 from memlab.search.ranking import RankedBatch, rank_batch
-from memlab.sweep.judgements import Judgements, judgements_for
-from memlab.sweep.metrics import SWEEP_MEASURES, Returned, check_measures, compute
 from memlab.sweep.space import SweepPoint, as_points
 from memlab.sweep.split import Split, split_queries
+from memlab.sweep.work import SweepWork, aggregate, per_query, score_chunk, scorer_of
 
 
 class Sweep:
@@ -64,6 +68,7 @@ class Sweep:
         self.now = prepared.query_now
         self.query_ids = [q.query_id for q in prepared.dataset.queries]
         self._state: tuple[CandidateBatch, Judgements] | None = None
+        self._work: SweepWork | None = None
         self._masks = {p: self.split.mask(self.query_ids, p) for p in self.split.parts}
 
     @classmethod
@@ -93,6 +98,7 @@ class Sweep:
                 limit, memory=self.memory, keywords=self.base.keywords
             )
             self._state = (timeline.batch, judgements_for(timeline.batch, timeline))
+            self._work = None
         return self._state[0]
 
     def prepare_for(
@@ -112,33 +118,41 @@ class Sweep:
 
     # --------------------------------------------------------------------- scoring
 
+    def work(self, configs: Iterable[SweepPoint | SearchConfig] = ()) -> SweepWork:
+        """The numbers a worker needs to score these configurations (gathers first)."""
+        configs = list(configs)
+        if configs:
+            self.prepare_for(configs)
+        elif self._state is None:
+            self.ensure_limit(needed_limit([self.base]))
+        if self._work is None:
+            batch, judgements = self._state  # type: ignore[misc]
+            self._work = SweepWork(
+                arrays=BatchArrays.of(batch),
+                judgements=judgements,
+                now=np.asarray(self.now, dtype=np.float64),
+                measures=tuple(self.measures),
+                parts=tuple(self._masks.items()),
+                budget=self.budget,
+            )
+        return self._work
+
     def rank(self, config: SearchConfig) -> RankedBatch:
-        """Every query ranked under ``config`` by the scoring core (no SQL)."""
+        """Every query ranked under ``config`` by ``rank_batch`` with its stage-by-stage
+        values (no SQL)."""
         batch = self.prepare_for([config])
         return rank_batch(batch, config, self.now, full_mmr=False)
 
     def per_query(self, config: SearchConfig) -> dict[str, FloatArray]:
         """Per-query values of every measure (NaN where a query is not scored)."""
-        ranked = self.rank(config)
-        batch = ranked.batch
-        hits = Returned.from_final_rank(ranked.final_rank, batch.segment, batch.n_queries)
-        return compute(
-            self.measures,
-            hits,
-            self.judgements,
-            similarity=batch.jaccard_between,
-            budget=self.budget,
-        )
+        work = self.work([config])
+        return {name: v[0] for name, v in per_query(work, [config]).items()}
 
     def aggregate(self, values: dict[str, FloatArray]) -> dict[str, float]:
         """Means per measure and split part: ``m`` (all), ``m:dev``, ``m:holdout``."""
-        out: dict[str, float] = {}
-        for part, mask in self._masks.items():
-            suffix = "" if part == "all" else f":{part}"
-            for name, v in values.items():
-                scored = v[mask & ~np.isnan(v)]
-                out[name + suffix] = float(scored.mean()) if len(scored) else float("nan")
-        return out
+        work = self.work()
+        row = aggregate(work, {name: v[None, :] for name, v in values.items()})[0]
+        return {c: float(v) for c, v in zip(work.columns, row, strict=True)}
 
     @property
     def metric_columns(self) -> list[str]:
@@ -151,12 +165,31 @@ class Sweep:
 
     def score(self, config: SearchConfig) -> dict[str, float]:
         """The metric columns of one configuration."""
-        return self.aggregate(self.per_query(config))
+        work = self.work([config])
+        row = score_chunk(work, [config])[0]
+        return {c: float(v) for c, v in zip(work.columns, row, strict=True)}
 
     def hits(self, config: SearchConfig) -> dict[str, list[Hit]]:
         """Every query's hits under ``config`` — what ``search()`` returns, hit for hit."""
-        ranked = self.rank(config)
-        return {qid: hits_of(ranked, q) for q, qid in enumerate(ranked.batch.query_ids)}
+        batch = self.prepare_for([config])
+        found = scorer_of(self.work()).rank([config])
+        out: dict[str, list[Hit]] = {}
+        for q, qid in enumerate(batch.query_ids):
+            rows, raw = found.of(0, q)
+            out[qid] = [
+                Hit(
+                    chunk_id=str(batch.chunk_id[i]),
+                    path=str(batch.path[i]),
+                    start_line=int(batch.start_line[i]),
+                    end_line=int(batch.end_line[i]),
+                    source=str(batch.source[i]),
+                    score=float(np.clip(r, 0.0, 1.0)),
+                    raw=float(r),
+                    snippet=str(batch.text[i]),
+                )
+                for i, r in zip(rows, raw, strict=True)
+            ]
+        return out
 
     def run_result(self, config: SearchConfig, name: str = "sweep") -> RunResult:
         """The rankings of ``config`` as an evaluation run (for ``evaluate_run``)."""

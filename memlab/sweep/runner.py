@@ -1,10 +1,12 @@
 """Running a sweep: progress bar, Ctrl-C keeps finished work, resume from the results file.
 
 ``run_points(sweep, points, out=...)`` scores every point not already in
-``out/sweep.csv`` (rows are keyed by configuration hash), saving the file every
-few seconds and when it stops. Ctrl-C (``KeyboardInterrupt``) ends the loop: the
-rows scored so far are saved and returned (``result.interrupted``); running the
-same sweep again resumes. ``run_sweep`` is the one-call version for notebooks
+``out/sweep.csv`` (rows are keyed by configuration hash), in chunks of
+configurations scored on every core (``memlab.sweep.parallel``; any
+``concurrent.futures.Executor`` can run them), saving the file every few seconds
+and when it stops. Ctrl-C (``KeyboardInterrupt``) ends the loop: the rows scored so
+far are saved and returned (``result.interrupted``); running the same sweep again
+resumes. ``run_sweep`` is the one-call version for notebooks
 and the CLI: dataset + space (grid or random) → ``SweepResult``.
 """
 
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 
@@ -20,15 +23,17 @@ import pandas as pd
 from memlab.config import SearchConfig
 from memlab.datasets import Dataset
 from memlab.errors import ConfigError
-from memlab.eval.measures import DEFAULT_TOKEN_BUDGET
+from memlab.eval.measures import DEFAULT_TOKEN_BUDGET, SWEEP_MEASURES
 from memlab.eval.prepare import Prepared
+from memlab.parallel import available_cores, spare_cores
 from memlab.sweep.engine import Sweep
 from memlab.sweep.files import load_results, save_results, sweep_manifest
-from memlab.sweep.metrics import SWEEP_MEASURES
+from memlab.sweep.parallel import chunk_size, chunked, scored_chunks
 from memlab.sweep.results import SweepResult, overrides_column
 from memlab.sweep.space import SweepPoint, as_points, grid, load_grid, random_configs
 
 CHECKPOINT_SECS = 5.0
+PARALLEL_FROM = 1000  # configurations from which a sweep uses every core by default
 
 
 def axes_of(points: Sequence[SweepPoint]) -> list[str]:
@@ -46,8 +51,14 @@ def run_points(
     out: str | Path | None = None,
     progress: bool = True,
     checkpoint_secs: float = CHECKPOINT_SECS,
+    workers: int | None = None,
+    executor: Executor | None = None,
 ) -> SweepResult:
-    """Score ``points`` (skipping those already in ``out``); see the module docstring."""
+    """Score ``points`` (skipping those already in ``out``); see the module docstring.
+
+    ``workers``: processes to score on (default: the spare cores once there are
+    ``PARALLEL_FROM`` configurations or more, else this process); ``executor``: any
+    ``concurrent.futures.Executor`` to run the chunks on instead."""
     start = time.perf_counter()
     pts = as_points(points, sweep.base)
     folder = Path(out) if out is not None else None
@@ -62,12 +73,17 @@ def run_points(
     try:
         if todo:
             sweep.prepare_for(todo, progress=progress)
-        for p in todo:
-            fresh[p.key] = _row(p, sweep.score(p.config))
-            bar.update(1)
-            if folder and time.perf_counter() - saved > checkpoint_secs:
-                save_results(folder, _file_table(done, fresh), manifest)
-                saved = time.perf_counter()
+            work = sweep.work(todo)
+            n = _workers(workers, len(todo)) if executor is None else available_cores()
+            chunks = chunked(todo, chunk_size(len(todo), n))
+            configs = [[p.config for p in chunk] for chunk in chunks]
+            for i, scores in scored_chunks(work, configs, workers=n, executor=executor):
+                for p, row in zip(chunks[i], scores, strict=True):
+                    fresh[p.key] = _row(p, dict(zip(work.columns, row.tolist(), strict=True)))
+                bar.update(len(chunks[i]))
+                if folder and time.perf_counter() - saved > checkpoint_secs:
+                    save_results(folder, _file_table(done, fresh), manifest)
+                    saved = time.perf_counter()
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -90,6 +106,12 @@ def run_points(
         seconds=time.perf_counter() - start,
         total=len(pts),
     )
+
+
+def _workers(asked: int | None, n_configs: int) -> int:
+    if asked is not None:
+        return max(1, int(asked))
+    return spare_cores() if n_configs >= PARALLEL_FROM else 1
 
 
 def _row(point: SweepPoint, scores: dict[str, float]) -> dict[str, Any]:
@@ -131,7 +153,7 @@ def _result_table(
                 "config_hash": p.key,
                 **{a: p.overrides.get(a) for a in axes},
                 **{m: scores.get(m) for m in metrics},
-                "overrides": overrides_column(p),
+                "overrides": scores["overrides"] if p.key in fresh else overrides_column(p),
             }
         )
     return pd.DataFrame(rows, columns=["config_hash", *axes, *metrics, "overrides"])
@@ -158,6 +180,7 @@ def run_sweep(
     budget: int = DEFAULT_TOKEN_BUDGET,
     out: str | Path | None = None,
     progress: bool = True,
+    workers: int | None = None,
 ) -> SweepResult:
     """Sweep a prepared dataset over ``space`` (a mapping or a grid file) or explicit
     ``configs``.
@@ -167,7 +190,7 @@ def run_sweep(
     (to reuse its gathered candidates across calls). ``random=N`` draws N
     configurations from the space (seeded by ``seed``) instead of the full grid.
     ``holdout`` is the share of queries held out (split seeded by ``split_seed``,
-    stratified by category).
+    stratified by category). ``workers``: processes to score on (see ``run_points``).
     """
     if isinstance(dataset, Sweep):
         sweep = dataset
@@ -183,7 +206,7 @@ def run_sweep(
             measures=measures,
             budget=budget,
         )
-    return run_points(sweep, points, out=out, progress=progress)
+    return run_points(sweep, points, out=out, progress=progress, workers=workers)
 
 
 def _points(

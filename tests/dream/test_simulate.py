@@ -206,3 +206,24 @@ def test_generated_sessions_are_grouped_by_user() -> None:
     assert s.users == 30 and set(np.unique(s.user)) <= set(range(30))
     assert np.all(np.diff(s.user) >= 0) and s.subagent_ends.shape == (30,)
     assert np.all(s.end_ms >= s.start_ms)
+
+
+def test_blocks_on_other_cores_give_the_same_result(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blocks are pure functions of (params, config, first user): run in this process, on
+    two worker processes or on any executor, the fleet's attempts and users are equal."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import memlab.dream.sim.fleet as sim
+
+    monkeypatch.setattr(sim, "BLOCK_USERS", 40)
+    params = SimParams(users=150, days=6, manual_share=0.1, no_reply_rate=0.1,
+                       model_failure_rate=0.05)  # fmt: skip
+    here = simulate(params, DreamConfig(), workers=1)
+    there = simulate(params, DreamConfig(), workers=2)
+    with ThreadPoolExecutor(2) as pool:
+        pooled = simulate(params, DreamConfig(), executor=pool)
+    assert len(here.attempts) > 100
+    for other in (there, pooled):
+        assert here.attempts.equals(other.attempts) and here.users.equals(other.users)
+    fleet = Fleet.generate(params)  # the same sessions, generated up front
+    assert simulate(params, DreamConfig(), fleet=fleet).attempts.equals(here.attempts)

@@ -46,13 +46,18 @@ def test_bootstrap_ci_contains_the_mean_and_is_seeded() -> None:
     assert stats.bootstrap_ci([0.25]) == (0.25, 0.25)
 
 
-def test_bootstrap_ci_is_the_percentile_bootstrap() -> None:
-    """scipy's percentile bootstrap draws the same resamples as the textbook version with
-    the same seed (rng.integers(0, n, (B, n))): the intervals agree to rounding."""
-    x = np.random.default_rng(2).random(40)
-    idx = np.random.default_rng(7).integers(0, len(x), size=(2000, len(x)))
-    expected = np.quantile(x[idx].mean(axis=1), [0.025, 0.975])
-    assert stats.bootstrap_ci(x, n_resamples=2000, seed=7) == pytest.approx(expected, abs=1e-12)
+@pytest.mark.parametrize("n, level", [(40, 0.95), (7, 0.9), (300, 0.99)])
+def test_bootstrap_ci_equals_scipys_percentile_bootstrap(n: int, level: float) -> None:
+    """scipy's percentile bootstrap (the reference) draws the same resamples from the same
+    generator (rng.integers(0, n, (B, n))): the intervals agree to rounding."""
+    from scipy.stats import bootstrap
+
+    x = np.random.default_rng(n).random(n)
+    ref = bootstrap((x,), np.mean, n_resamples=2000, confidence_level=level,
+                    method="percentile", vectorized=True, rng=np.random.default_rng(7))  # fmt: skip
+    expected = (ref.confidence_interval.low, ref.confidence_interval.high)
+    got = stats.bootstrap_ci(x, n_resamples=2000, level=level, seed=7)
+    assert got == pytest.approx(expected, abs=1e-12)
 
 
 def test_win_tie_loss() -> None:

@@ -57,7 +57,7 @@ def test_a_failed_supplement_keeps_the_main_list(store: MemoryStore) -> None:
     words = "API port pytest token refresh deploy"
     healthy = gather(store.index, words, 18)
     assert not healthy.degraded and healthy.reasons == []
-    store.index.db = FailingStatements(store.index.db, "c.source IN", store.index.connection.Error)
+    store.index.db = FailingStatements(store.index.db, "source IN", store.index.connection.Error)
     broken = gather(store.index, words, 18)
     main = {r.chunk_id for r in healthy.rows if r.fts_pos < 18}
     assert main and {r.chunk_id for r in broken.rows} == main  # only supplement rows are gone
@@ -70,7 +70,7 @@ def test_a_failed_supplement_keeps_the_main_list(store: MemoryStore) -> None:
 def test_a_failed_main_query_keeps_the_supplement(store: MemoryStore) -> None:
     words = "API port pytest token refresh deploy"
     error = store.index.connection.Error
-    store.index.db = FailingStatements(store.index.db, "ORDER BY rank, rowid", error)
+    store.index.db = FailingStatements(store.index.db, "MATCH ? ORDER BY", error)
     result = gather(store.index, words, 18)
     assert result.degraded and "FTS query failed" in result.reasons[0]
     sources = {r.source for r in result.rows}

@@ -60,3 +60,31 @@ def test_the_supplement_changes_fts_only_hits_by_stretching_the_range(store: Mem
     weak_on = {r["chunk_id"]: r["fts"] for r in on.trace or [] if "weak" in r["chunk_id"]}
     assert set(weak_off.values()) == {0.0}  # they shared the bottom
     assert min(weak_on.values()) > 0.35  # lifted past min_score by the stretched range
+
+
+def test_the_supplement_query_equals_ranking_every_match_then_filtering(
+    tmp_path: Path, open_store: Callable[..., MemoryStore]
+) -> None:
+    """The supplement ranks only the evergreen rows (picked by rowid first); ranking every
+    match and keeping the evergreen ones gives the same rows, ranks and order."""
+    from memlab.search.candidates import _SUPPLEMENT_SQL
+    from memlab.sources import EVERGREEN_SOURCES
+
+    root = crowded_memory(tmp_path / "memory")
+    write(root, "MEMORY.md", f"# Global\n\ncanary {FILLER}\n\nnote03 canary again\n")
+    write(root, f"{WS}/MEMORY.md", f"# Project\n\n{FILLER} canary {FILLER}\nnote07 note11\n")
+    store = open_store(root)
+    store.sync(T0)
+    marks = ", ".join("?" * len(EVERGREEN_SOURCES))
+    reference = (
+        "SELECT f.rowid, f.rank FROM chunks_fts AS f JOIN chunks AS c ON c.rowid = f.rowid "
+        f"WHERE chunks_fts MATCH ? AND c.source IN ({marks}) ORDER BY f.rank, f.rowid LIMIT ?"
+    )
+    found = 0
+    for match in ["canary", "note03 OR canary", "note07 OR note11 OR word5", "word1 OR word2"]:
+        for limit in (1, 2, 5, 30):
+            params = (match, *EVERGREEN_SOURCES, limit)
+            ours = store.index.db.execute(_SUPPLEMENT_SQL, params).fetchall()
+            assert ours == store.index.db.execute(reference, params).fetchall(), (match, limit)
+            found += len(ours)
+    assert found > 10

@@ -10,11 +10,11 @@ import pytest
 from memlab.config import SearchConfig, with_overrides
 from memlab.eval import ranx_backend
 from memlab.eval.evaluate import evaluate_run
+from memlab.eval.judgements import build_judgements
 from memlab.eval.measures import AGENT_MEASURES, judged_at, parse_measure
+from memlab.eval.metrics import Returned, compute
 from memlab.eval.prepare import Prepared
 from memlab.sweep import Sweep
-from memlab.sweep.judgements import build_judgements
-from memlab.sweep.metrics import Returned, compute
 from tests.sweep.conftest import draw_overrides
 
 IR = ["nDCG@10", "nDCG@3", "nDCG@1", "nDCG", "R@5", "R@1", "P@5", "P@2", "RR", "RR@3"]

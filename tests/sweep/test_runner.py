@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,9 +23,11 @@ from memlab.sweep import (
     plot_heatmap,
     plot_lambda,
     read_results,
+    run_points,
     run_sweep,
     split_queries,
 )
+from memlab.sweep.work import SweepWork
 
 matplotlib.use("Agg")
 
@@ -99,25 +102,50 @@ def test_resume_skips_finished_configurations(sweep: Sweep, tmp_path: Path) -> N
     )
 
 
+def interrupt_on_chunk(monkeypatch: pytest.MonkeyPatch, n: int) -> None:
+    """Fault injection: Ctrl-C while the ``n``-th chunk of configurations is scored."""
+    import memlab.sweep.parallel as parallel
+
+    real = parallel.score_chunk
+    calls = {"n": 0}
+
+    def interrupting(work: SweepWork, configs: Sequence[SearchConfig]) -> Any:
+        calls["n"] += 1
+        if calls["n"] >= n:
+            raise KeyboardInterrupt
+        return real(work, configs)
+
+    monkeypatch.setattr(parallel, "score_chunk", interrupting)
+
+
 def test_ctrl_c_keeps_finished_work(
     sweep: Sweep, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = Sweep.score
-    calls = {"n": 0}
-
-    def interrupt_after_five(self: Sweep, config: SearchConfig) -> dict[str, float]:
-        calls["n"] += 1
-        if calls["n"] > 5:
-            raise KeyboardInterrupt
-        return real(self, config)
-
-    monkeypatch.setattr(Sweep, "score", interrupt_after_five)
-    partial = run_sweep(sweep, SPACE, out=tmp_path, progress=False)
-    assert partial.interrupted and len(partial.table) == 5 and partial.total == 48
-    assert len(read_results(tmp_path)) == 5
-    monkeypatch.setattr(Sweep, "score", real)
+    interrupt_on_chunk(monkeypatch, 2)
+    partial = run_sweep(sweep, SPACE, out=tmp_path, progress=False, workers=1)
+    done = len(partial.table)
+    assert partial.interrupted and 0 < done < 48 and partial.total == 48
+    assert len(read_results(tmp_path)) == done
+    monkeypatch.undo()
     rest = run_sweep(sweep, SPACE, out=tmp_path, progress=False)
-    assert (rest.evaluated, rest.resumed, rest.interrupted) == (43, 5, False)
+    assert (rest.evaluated, rest.resumed, rest.interrupted) == (48 - done, done, False)
+
+
+def test_parallel_chunks_equal_one_process(sweep: Sweep, tmp_path: Path) -> None:
+    one = run_sweep(sweep, SPACE, progress=False, workers=1)
+    two = run_sweep(sweep, SPACE, out=tmp_path, progress=False, workers=2)
+    pd.testing.assert_frame_equal(one.table, two.table)
+    assert len(read_results(tmp_path)) == 48
+
+
+def test_any_executor_runs_the_chunks(sweep: Sweep) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    points = grid(SPACE, sweep.base)
+    one = run_points(sweep, points, progress=False, workers=1)
+    with ThreadPoolExecutor(2) as pool:
+        other = run_points(sweep, points, progress=False, executor=pool)
+    pd.testing.assert_frame_equal(one.table, other.table)
 
 
 def test_a_folder_of_another_sweep_is_refused(

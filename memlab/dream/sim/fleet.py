@@ -8,12 +8,18 @@ returns a ``SimResult``: one row per model call (``attempts``), one row per user
 spread across users, fleet runs per hour (mean, p95, peak), time between
 consolidations, sessions and input bytes per consolidation, tokens and cost.
 ``sweep`` repeats it over a grid of Dream settings on the same sessions.
+
+Users are independent, so the fleet is simulated in blocks of users
+(``simulate_block``, a pure function: sessions, triggers, engine) on every core
+(``memlab.parallel``; any ``concurrent.futures.Executor``, e.g. a Dask cluster's),
+and joined in fleet order.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,8 +33,10 @@ from memlab.dream.sim.sessions import Sessions, generate_sessions
 from memlab.dream.sim.state import COUNTERS, OUTCOMES
 from memlab.dream.sim.summary import KINDS, SimResult
 from memlab.dream.sim.trace import build_trace
+from memlab.parallel import run_all, spare_cores
 
-BLOCK_USERS = 25_000  # users simulated together (bounds the memory of one pass)
+BLOCK_USERS = 2_500  # users per block: the unit of the sessions' random streams, of work
+PARALLEL_FROM = 200_000  # user-days from which ``simulate`` uses every core by default
 
 
 @dataclass(frozen=True)
@@ -61,55 +69,101 @@ class Fleet:
         return self.blocks[0].t0 if self.blocks else 0.0
 
 
-def simulate(params: SimParams, config: DreamConfig, *, fleet: Fleet | None = None) -> SimResult:
-    """Simulate ``params`` (or a given ``fleet``, e.g. replayed events) under ``config``."""
-    fleet = fleet if fleet is not None else Fleet.generate(params)
-    parts: list[dict[str, np.ndarray]] = []
-    counters: list[dict[str, np.ndarray]] = []
-    k0 = u0 = logs = 0
-    for block in fleet.blocks:
-        trace = build_trace(block, config, params, k0)
-        cols, count = simulate_trace(trace, config, params)
-        cols["user"] = cols["user"] + u0
-        cols["trigger"] = cols["trigger"] + k0
-        count = {
-            **count,
-            "sessions": np.bincount(block.user, minlength=block.users),
-            "subagent_ends": block.subagent_ends,
-        }
-        parts.append(cols)
-        counters.append(count)
-        k0, u0, logs = k0 + trace.n_triggers, u0 + block.users, logs + len(trace.log_t)
-    return _result(params, config, fleet, parts, counters, logs)
+@dataclass(frozen=True)
+class BlockResult:
+    """What simulating one block of users leaves (plain arrays: cheap to ship)."""
+
+    columns: dict[str, np.ndarray]  # one row per model call, by trigger (block numbers)
+    counters: dict[str, np.ndarray]  # one row per user
+    triggers: int
+    logs: int
+
+
+def simulate_block(
+    params: SimParams, config: DreamConfig, first: int, sessions: Sessions | None = None
+) -> BlockResult:
+    """Users ``first``… of the fleet: their sessions (generated when not given), their
+    triggers and the engine. A pure function of its arguments: blocks are independent
+    (the model's draws are keyed by fleet-wide user, ``sim.trace``), so they run on
+    any core, in any order, and memory is bounded by one block."""
+    s = sessions
+    if s is None:
+        s = generate_sessions(params, first, min(BLOCK_USERS, params.users - first))
+    trace = build_trace(s, config, params, first)
+    cols, count = simulate_trace(trace, config, params)
+    order = np.argsort(cols["trigger"], kind="stable")
+    cols = {c: v[order] for c, v in cols.items()}
+    cols["user"] = cols["user"] + first
+    count = {
+        **count,
+        "sessions": np.bincount(s.user, minlength=s.users),
+        "subagent_ends": s.subagent_ends,
+    }
+    return BlockResult(cols, count, trace.n_triggers, len(trace.log_t))
+
+
+def simulate(
+    params: SimParams,
+    config: DreamConfig,
+    *,
+    fleet: Fleet | None = None,
+    workers: int | None = None,
+    executor: Executor | None = None,
+) -> SimResult:
+    """Simulate ``params`` (or a given ``fleet``, e.g. replayed events) under ``config``.
+
+    Blocks of users run on ``workers`` processes (default: the spare cores from
+    ``PARALLEL_FROM`` user-days on, ``memlab.parallel.spare_cores``) or on any
+    ``executor``; the result does not depend
+    on where they ran. Without a ``fleet``, each block generates its own sessions, so
+    the sessions of the whole fleet are never in memory at once."""
+    if fleet is None:
+        starts = list(range(0, params.users, BLOCK_USERS))
+        pieces: list[tuple[Any, ...]] = [(params, config, first, None) for first in starts]
+        users, days, start = params.users, params.days, params.start
+    else:
+        firsts = np.cumsum([0, *(b.users for b in fleet.blocks)])[:-1]
+        pieces = [(params, config, int(f), b) for f, b in zip(firsts, fleet.blocks, strict=True)]
+        users, days, start = fleet.users, fleet.days, fleet.start
+    if workers is None:
+        workers = spare_cores() if users * days >= PARALLEL_FROM else 1
+    results: list[BlockResult | None] = [None] * len(pieces)
+    for i, block in run_all(simulate_block, pieces, workers=workers, executor=executor):
+        results[i] = block
+    return _result(params, config, days, start, [r for r in results if r is not None])
 
 
 def _result(
-    params: SimParams,
-    config: DreamConfig,
-    fleet: Fleet,
-    parts: list[dict[str, np.ndarray]],
-    counters: list[dict[str, np.ndarray]],
-    logs: int,
+    params: SimParams, config: DreamConfig, days: float, start: float, blocks: list[BlockResult]
 ) -> SimResult:
-    columns = parts[0].keys() if parts else []
-    attempts = pd.DataFrame({c: np.concatenate([p[c] for p in parts]) for c in columns})
-    attempts = attempts.sort_values("trigger", kind="stable").reset_index(drop=True)
+    """The blocks joined in fleet order (trigger numbers run on across blocks)."""
+    k0 = np.cumsum([0, *(b.triggers for b in blocks)])[:-1]
+    columns: dict[str, np.ndarray] = {}
+    for name in blocks[0].columns if blocks else ():
+        parts = [b.columns[name] for b in blocks]
+        if name == "trigger":
+            parts = [p + k for p, k in zip(parts, k0, strict=True)]
+        columns[name] = np.concatenate(parts)
+    # columns side by side, not consolidated into 2-D blocks (a copy of every row)
+    attempts = pd.concat([pd.Series(v, name=c) for c, v in columns.items()], axis=1)
+    if attempts.empty and not len(attempts.columns):
+        attempts = pd.DataFrame(columns)
     for column, names in (("outcome", OUTCOMES), ("kind", KINDS)):
         codes = attempts[column].to_numpy(dtype=np.int64)
         attempts[column] = pd.Categorical.from_codes(codes, categories=pd.Index(names))
     fields = ["sessions", "subagent_ends", *COUNTERS]
-    users = pd.DataFrame({n: np.concatenate([c[n] for c in counters]) for n in fields})
+    users = pd.DataFrame({n: np.concatenate([b.counters[n] for b in blocks]) for n in fields})
     users["attempts"] = np.bincount(attempts["user"], minlength=len(users))
     done = attempts["outcome"] == "completed"
     users["runs"] = np.bincount(attempts.loc[done, "user"], minlength=len(users))
     return SimResult(
         params,
         config,
-        fleet.days,
-        fleet.start,
+        days,
+        start,
         attempts,
         users,
-        logs,
+        sum(b.logs for b in blocks),
         int(attempts["deleted"].sum()),
     )
 

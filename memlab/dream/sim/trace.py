@@ -6,9 +6,11 @@ Sessions do not depend on the Dream configuration (a sweep reuses them);
 ``gates.periodic_check_times``) and ``/dream`` commands — ordered per user by
 time, then kind (end, periodic, manual), then session. Times are whole
 milliseconds after ``t0`` so that this order is exact. The model's outcome and
-latency for trigger ``k`` are a pure function of (seed, k) (a counter-based
-hash), so they are drawn only for the triggers that do call the model, and the
-reference and the vectorised engine see the same numbers.
+latency of a trigger are a pure function of (seed, the user's fleet-wide number,
+the trigger's place among that user's triggers) — a counter-based hash — so they
+are drawn only for the triggers that do call the model, the reference and the
+vectorised engine see the same numbers, and a block of users simulates the same
+wherever the fleet is cut into blocks (and on whichever core).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from memlab.dream.sim.params import SimParams
 from memlab.dream.sim.sessions import Sessions, offsets
 
 END, TICK, MANUAL = 0, 1, 2
+USER_KEY = 2**22  # draw keys: user · USER_KEY + the trigger's place (a user has fewer)
 _MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB))
 
 
@@ -61,22 +64,29 @@ class Trace:
     subagent_ends: I64
     auto_cs: I64 | None  # automatic triggers before each index (None: no /dream, so k)
     manual_pos: I64  # global indices of /dream triggers
-    k0: int = 0  # this trace's first trigger number in the whole fleet (keys the draws)
+    tuser: I64  # the user of each trigger
+    u0: int = 0  # the fleet-wide number of this trace's first user (keys the draws)
 
     @property
     def n_triggers(self) -> int:
         return len(self.t)
 
+    def key(self, k: ArrayLike) -> I64:
+        """Trigger k's draw key: (fleet-wide user, its place among the user's triggers)."""
+        user = self.tuser[np.asarray(k)]
+        key: I64 = (self.u0 + user) * USER_KEY + (np.asarray(k) - self.toff[user])
+        return key
+
     def u(self, k: ArrayLike) -> F64:
         """The uniform deciding trigger k's model outcome (failure, NO_REPLY, answer)."""
-        return hashed_uniform(self.seed, 0, np.asarray(k) + self.k0)
+        return hashed_uniform(self.seed, 0, self.key(k))
 
     def latency(self, k: ArrayLike) -> F64:
         """Trigger k's model latency: lognormal (Box–Muller on two hashed uniforms)."""
         shape = np.asarray(k).reshape(-1).shape
         if self.latency_mean <= 0 or self.latency_sigma <= 0:
             return np.full(shape, max(self.latency_mean, 0.0))
-        g = np.asarray(k) + self.k0
+        g = self.key(k)
         u1, u2 = 1.0 - hashed_uniform(self.seed, 1, g), hashed_uniform(self.seed, 2, g)
         z = np.sqrt(-2.0 * np.log(u1)) * np.cos(2.0 * np.pi * u2)
         s = self.latency_sigma
@@ -100,8 +110,9 @@ def _ticks(s: Sessions, interval: float) -> tuple[I64, I64]:
     return rep[keep], ms[keep]
 
 
-def build_trace(s: Sessions, config: DreamConfig, params: SimParams, k0: int = 0) -> Trace:
-    """The triggers one configuration sees, in processing order."""
+def build_trace(s: Sessions, config: DreamConfig, params: SimParams, u0: int = 0) -> Trace:
+    """The triggers one configuration sees, in processing order (``u0``: the fleet-wide
+    number of the sessions' first user)."""
     sess, ms, kind = [np.arange(len(s.user), dtype=np.int64)], [s.end_ms], [END]
     interval = config.periodic_interval()
     if interval is not None:
@@ -123,7 +134,7 @@ def build_trace(s: Sessions, config: DreamConfig, params: SimParams, k0: int = 0
     if reordered:
         order = np.argsort(key, kind="stable")
         user, all_ms, kinds, all_sess = user[order], all_ms[order], kinds[order], all_sess[order]
-    return _finish(s, params, user, all_ms, kinds, all_sess, k0, reordered)
+    return _finish(s, params, user, all_ms, kinds, all_sess, u0, reordered)
 
 
 def _finish(
@@ -133,7 +144,7 @@ def _finish(
     ms: I64,
     kind: NDArray[np.int8],
     sess: I64,
-    k0: int,
+    u0: int,
     reordered: bool,
 ) -> Trace:
     toff = offsets(user, s.users)
@@ -164,5 +175,6 @@ def _finish(
         subagent_ends=s.subagent_ends,
         auto_cs=np.concatenate([[0], np.cumsum(~manual, dtype=np.int64)]) if manual.any() else None,
         manual_pos=np.flatnonzero(manual),
-        k0=k0,
+        tuser=user,
+        u0=u0,
     )

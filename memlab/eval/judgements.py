@@ -1,7 +1,8 @@
-"""What the sweep measures need to know about every candidate row, looked up once.
+"""What the measures need to know about every row — a candidate (sweeps) or a
+returned hit (evaluation) — looked up once.
 
-Grades are looked up per (query, chunk) when a candidate batch is built; after
-that every configuration's measures are array operations (``metrics``).
+Grades are looked up per (query, chunk) when the rows are known; after that every
+measure is array operations (``memlab.eval.metrics``).
 """
 
 from __future__ import annotations
