@@ -22,7 +22,7 @@ from memlab.errors import ConfigError, unknown_name
 from memlab.sources import DREAM, WORKSPACE
 
 TOKENIZERS = ("unicode61", "porter", "trigram")
-CREATED_AT_RULES = ("insert", "filename-date")
+CREATED_AT_RULES = ("insert", "mtime", "filename-date")
 DREAM_MEMORY_SOURCES = (DREAM, WORKSPACE)  # where Dream files the new MEMORY.md
 KEYWORD_MODES = ("c0", "index")
 MAX_RESULTS = 100_000  # beyond any use; keeps candidate limits inside SQLite's integers
@@ -48,8 +48,11 @@ class IndexConfig:
     chunking: ChunkingConfig = field(default_factory=ChunkingConfig)
     # Files larger than this are skipped with a warning (c0 has no limit).
     max_file_bytes: int = 10 * 1024 * 1024
-    # "insert": age from the first insertion of the chunk row (c0);
+    # What a new chunk's created_at (the start of its age) is (SPEC §2.2):
+    # "insert": when the chunk row is first inserted (c0);
+    # "mtime": the file's own modification time;
     # "filename-date": the OpenClaw rule (YYYY-MM-DD in the file name, else mtime).
+    # An index keeps the rule it was built with (memlab.store.schema.created_at_rule).
     created_at_rule: str = "insert"
 
     def __post_init__(self) -> None:
