@@ -5,6 +5,7 @@
   (SPEC §4.1 step 2, §5). It follows ``str.isalnum``, so scripts whose vowel
   signs and viramas are combining marks (Devanagari, Bengali, Thai …) fall
   apart into single letters: ``हिन्दी`` → ``ह``, ``न``, ``द`` (c0 behaviour, kept).
+* ``token_spans`` — where ``tokenize``'s tokens are in the text (for highlighting);
 * ``snippet_tokens`` — the MMR token set of a snippet (SPEC §5).
 * ``jaccard`` / ``jaccard_matrix`` — SPEC §5's Jaccard similarity (both empty → 1,
   one empty → 0, else |A∩B| / |A∪B|), one pair or every pair of many sets.
@@ -25,6 +26,11 @@ _WORD = re.compile(r"\w+")  # \w = str.isalnum() or "_" (Unicode)
 def tokenize(text: str) -> list[str]:
     """Lowercase and split on every character that is not alphanumeric and not ``_``."""
     return _WORD.findall(text.lower())
+
+
+def token_spans(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, lowercase token) of every token of ``text``, as ``tokenize`` splits it."""
+    return [(m.start(), m.end(), m.group().lower()) for m in _WORD.finditer(text)]
 
 
 def snippet_tokens(text: str) -> frozenset[str]:

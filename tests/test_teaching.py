@@ -64,7 +64,6 @@ def test_the_worst_candidate_scores_zero_and_vectors_can_rescue_it(
 def test_the_supplement_stretches_the_range(
     tmp_path: Path, open_store: Callable[..., MemoryStore]
 ) -> None:
-    claim("they normalise to (nearly) 0 and pass `min_score` only with help from their vector")
     claim("they stretch the min–max range, lifting the text score of every main-list row")
     # the stage-by-stage version: tests/search/test_supplement.py
     store = open_store(crowded_memory(tmp_path / "m"))
@@ -75,6 +74,33 @@ def test_the_supplement_stretches_the_range(
         hits[supplement] = search(store, "canary", config, T0, record_access=False).hits
     assert len(hits[False]) < len(hits[True])  # FTS-only results change
     assert all(h.source == "session" for h in hits[True])  # no supplement row among them
+
+
+def test_a_supplement_row_passes_without_vectors_below_a_bunched_main_list(
+    tmp_path: Path, open_store: Callable[..., MemoryStore]
+) -> None:
+    claim("so they get the lowest text scores of their query (the last one exactly 0)")
+    claim("Without vectors one passes `min_score` only when the main list is bunched together")
+    claim("the supplement reaches much further down (the main list spans at most")
+    claim("`1 − min_score` of the whole range); a vector score lets more of them pass.")
+    # the dataset's count: tests/workbench/test_tour_claims.py
+    root = tmp_path / "m"
+    near = " ".join(f"near{i}" for i in range(20))
+    far = " ".join(f"far{i}" for i in range(150))
+    other = " ".join(f"other{i}" for i in range(150))  # over 1600 bytes: one chunk a section
+    text = f"# Near\n\ncanary {near}\n\n# Far\n\ncanary {far}\n\n# Other\n\n{other}\n"
+    write(root, f"{WS}/MEMORY.md", text)
+    for i in range(18):  # an equal main list: it spans nothing of the range
+        write(root, f"{WS}/sessions/2026-01-01-n{i:02d}-{i:08d}.md", f"# N\n\ncanary n{i:02d}\n")
+    store = open_store(root)
+    store.build(now=T0)
+    result = search(store, "canary", SearchConfig(vectors=False), T0, trace=True)
+    rows = {r["chunk_id"].rsplit("/", 1)[-1]: r for r in result.trace or []}
+    near_row, far_row = rows["MEMORY.md:0"], rows["MEMORY.md:1"]
+    assert near_row["fts_pos"] is None and far_row["fts_pos"] is None  # supplement only
+    main = [r["fts"] for r in rows.values() if r["fts_pos"] is not None]
+    assert len(main) == 18 and min(main) > near_row["fts"] > far_row["fts"] == 0.0
+    assert near_row["fts"] >= 0.35 and near_row["kept"]  # passes (6 better rows are returned)
 
 
 def test_the_age_limit_and_how_accesses_move_it(

@@ -28,6 +28,7 @@ COMMAND_MODULES = (
     "memlab.cli.evaluate",
     "memlab.cli.agents",
     "memlab.cli.dataset",
+    "memlab.cli.judge",
     "memlab.cli.sweep",
     "memlab.cli.dream",
     "memlab.cli.report",

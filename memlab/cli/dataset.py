@@ -7,7 +7,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from memlab.cli.args import existing_dir, integer, iso_time
+from memlab.cli.args import existing_dir, existing_file, integer, iso_time, time_value
 from memlab.datasets import compute_digest, load_dataset, update_digest, validate_dataset
 from memlab.datasets.importers import IMPORTERS, ImportOptions, import_dataset
 from memlab.datasets.importers.longmemeval import FUTURE_POLICIES
@@ -38,6 +38,7 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=cmd_digest)
 
     _add_import(sub)
+    _add_from_memory(sub)
 
     p = sub.add_parser(
         "generate", help="write the synthetic agent-memory dataset (seeded, reproducible)"
@@ -108,6 +109,77 @@ def _add_import(sub: Any) -> None:
     )
     p.add_argument("--force", action="store_true", help="overwrite a dataset already in DEST")
     p.set_defaults(func=cmd_import)
+
+
+def _add_from_memory(sub: Any) -> None:
+    p = sub.add_parser(
+        "from-memory",
+        help="a dataset from a real memory folder (one group per workspace), to judge",
+        description="Copy a memory folder (~/.grok/memory, or a folder of users' memories) "
+        "into a dataset: one group per workspace, file times from mtimes or the dates in "
+        "session file names; queries from --queries or entered later in `memlab judge`. "
+        "The folder is only read (no link out of it is followed).",
+    )
+    p.add_argument("root", type=existing_dir, metavar="ROOT", help="the memory folder")
+    p.add_argument("dest", type=Path, metavar="DEST", help="the dataset folder to write")
+    p.add_argument(
+        "--queries",
+        type=existing_file,
+        help="the team's queries: a text file (one per line) or JSON lines "
+        '({"text", "group"?, "as_of"?, "query_id"?, "category"?})',
+    )
+    p.add_argument(
+        "--as-of",
+        dest="as_of",
+        type=time_value,
+        help="when the queries are asked, ISO 8601 (default: the newest file's time)",
+    )
+    p.add_argument(
+        "--dates",
+        choices=["mtime", "name"],
+        default="mtime",
+        help="file times: modification times (default) or the YYYY-MM-DD in session names",
+    )
+    p.add_argument(
+        "--layout",
+        choices=["auto", "root", "users"],
+        default="auto",
+        help="ROOT is one memory root, or a folder of users' roots (default: tell by looking)",
+    )
+    p.add_argument("--group", help="the group of queries that name none (several workspaces)")
+    p.add_argument("--name", help="dataset name (default: DEST's folder name)")
+    p.add_argument(
+        "--embedder",
+        help="also precompute vectors with this provider (e.g. minilm), so "
+        "hybrid runs need no model later",
+    )
+    p.add_argument("--force", action="store_true", help="overwrite a dataset already in DEST")
+    p.set_defaults(func=cmd_from_memory)
+
+
+def cmd_from_memory(args: argparse.Namespace) -> int:
+    from memlab.datasets.from_memory import dataset_from_memory
+    from memlab.timefmt import parse_time
+
+    result = dataset_from_memory(
+        args.root,
+        args.dest,
+        queries=args.queries,
+        as_of=parse_time(args.as_of),
+        dates=args.dates,
+        layout=args.layout,
+        group=args.group,
+        name=args.name,
+        force=args.force,
+    )
+    print(result.summary())
+    if args.embedder:
+        from memlab.eval.vectors import precompute_vectors
+
+        report = precompute_vectors(result.dest, args.embedder)
+        print(f"vectors: {report.texts} texts embedded with {report.provider}")
+    print(f"next: memlab pool {args.dest}")
+    return 0
 
 
 def cmd_validate(args: argparse.Namespace) -> int:

@@ -21,7 +21,10 @@ from memlab.eval.measures import DEFAULT_MEASURES
 from memlab.eval.runs import DEFAULT_RUNS
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from memlab.eval.prepare import Prepared
+    from memlab.eval.runs import Run
 
 DREAM = "dream."  # --set dream.min_hours=24: the Dream settings of the replay
 
@@ -37,8 +40,8 @@ def register(sub: Any) -> None:
         "--runs",
         type=comma_list,
         default=",".join(DEFAULT_RUNS),
-        help="comma-separated: fts, hybrid, mmr, openclaw, rrf, basic-memory "
-        "(the first is the baseline)",
+        help="comma-separated: fts, hybrid, mmr, openclaw, rrf, basic-memory, ranker@profile, "
+        "or NAME=FILE.yaml (a profile and search settings); the first is the baseline",
     )
     c.add_argument(
         "--test",
@@ -150,7 +153,7 @@ def prepared_from(args: argparse.Namespace) -> Prepared:
     )
 
 
-def _run(args: argparse.Namespace, runs: list[str] | dict[str, SearchConfig]) -> int:
+def _run(args: argparse.Namespace, runs: Mapping[str, SearchConfig | Run]) -> int:
     from memlab.eval.experiment import run_experiment, summary_text
 
     measures = [m.strip() for m in args.measures.split(",") if m.strip()]
@@ -195,8 +198,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    runs = [r.strip() for r in args.runs.split(",") if r.strip()]
-    return _run(args, runs)
+    from memlab.eval.runs import parse_run_specs
+
+    return _run(args, parse_run_specs(args.runs, base=base_config(args)))
 
 
 def cmd_warmup(args: argparse.Namespace) -> int:

@@ -18,14 +18,11 @@ from __future__ import annotations
 import argparse
 import dataclasses
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from memlab.config import DEFAULT_PROFILE, MemlabConfig, flatten, profile, with_overrides
-from memlab.datafile import load_data
+from memlab.config_file import read_config_file
 from memlab.errors import ConfigError
-
-SECTIONS = ("index", "search", "watcher", "dream")
 
 
 def add_config_args(p: argparse.ArgumentParser, section: str, example: str) -> None:
@@ -64,25 +61,6 @@ def parse_assignments(items: Sequence[str], option: str = "--set") -> dict[str, 
             raise ConfigError(f"{option} expects KEY=VALUE, got '{item}'")
         out[key.strip()] = parse_value(value)
     return out
-
-
-def read_config_file(path: str | None, section: str, extra: Sequence[str] = ()) -> dict[str, Any]:
-    """The ``--config`` file as a mapping of sections (``{}`` without a file)."""
-    if not path:
-        return {}
-    file = Path(path)
-    data = load_data(file, what="config file") or {}
-    if not isinstance(data, Mapping):
-        raise ConfigError(f"{file}: expected a mapping of configuration keys")
-    sections = {*SECTIONS, *extra}
-    if not set(data) & sections:  # the command's own section, written directly
-        flat = {k: v for k, v in data.items() if k != "profile"}
-        return {**({"profile": data["profile"]} if "profile" in data else {}), section: flat}
-    known = sorted({"profile", *sections})
-    unknown = sorted(set(data) - set(known))
-    if unknown:
-        raise ConfigError(f"{file}: unknown key '{unknown[0]}'; valid: {', '.join(known)}")
-    return dict(data)
 
 
 def resolve_config(

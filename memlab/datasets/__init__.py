@@ -17,6 +17,7 @@ A dataset is a folder, readable in review::
     facts.jsonl      format 2: fact labels kept outside the indexed text
     versions/        format 2: file contents other than the final ones
     README.md        optional, free text; vectors/ optional (precomputed embeddings)
+    pool.jsonl, pool.json, judgements.jsonl   optional: pooled judging (``memlab.judging``)
 
 ``manifest.json``: ``name``, ``description``, ``licence``, ``origin`` (where the
 data comes from; importers keep the source's licence and origin), ``as_of``
@@ -104,8 +105,9 @@ Rules:
 * **Digest**: ``sha256:<hex>`` of the ``sha256sum``-style listing ``<sha256>  <path>``
   (one line each, sorted by path) of every ``*.md`` under the memory roots,
   ``files.jsonl``, ``queries.jsonl``, ``facts.jsonl``, ``qrels*.tsv`` and every
-  file under ``versions/``. ``manifest.json``, ``README.md``, ``vectors/`` and
-  stray files (an ``index.sqlite``) are not covered.
+  file under ``versions/``. ``manifest.json``, ``README.md``, ``vectors/``, the
+  judging files (the pool, the judges' sidecar) and stray files (an
+  ``index.sqlite``) are not covered.
 
 Writing: ``DatasetWriter`` (importers write format 1; ``format_version=2`` adds
 ``add_event``, ``add_fact``, ``judge(..., nugget=N)``, group roots and the
@@ -115,7 +117,9 @@ Entry points: ``load_dataset`` (a folder or a shipped dataset's name, ``resolve_
 ``validate_dataset``, ``resolve_qrels`` (targets →
 chunks; ``qrels_by_file`` / ``run_by_file`` for file-level metrics), ``chunk_group``,
 the TREC I/O functions, ``import_dataset`` (kinds in
-``IMPORTERS``) and ``generate_agent_memory`` (the shipped dataset).
+``IMPORTERS``), ``generate_agent_memory`` (the shipped dataset) and
+``memlab.datasets.from_memory.dataset_from_memory`` (a real memory folder, to be
+judged with ``memlab.judging``).
 """
 
 from __future__ import annotations

@@ -13,8 +13,11 @@ from memlab.datasets.model import (
     FACTS,
     FILES,
     GROUPS_DIR,
+    JUDGEMENTS,
     MANIFEST,
     MEMORY_DIR,
+    POOL,
+    POOL_SETTINGS,
     QRELS,
     QUERIES,
     README,
@@ -23,8 +26,12 @@ from memlab.datasets.model import (
 from memlab.datasets.scan import compute_digest, manifest_roots
 from memlab.errors import DatasetError
 
-# What a rewrite of an existing dataset folder removes (vectors/ and others survive).
-_OWNED = (MANIFEST, FILES, QUERIES, FACTS, README, MEMORY_DIR, GROUPS_DIR, VERSIONS_DIR)
+# What a rewrite of an existing dataset folder removes (vectors/ and others survive);
+# the judging files go with the queries and qrels they belong to.
+_OWNED = (
+    *(MANIFEST, FILES, QUERIES, FACTS, README, MEMORY_DIR, GROUPS_DIR, VERSIONS_DIR),
+    *(POOL, POOL_SETTINGS, JUDGEMENTS),
+)
 
 
 def check_dest(dest: Path, force: bool) -> bool:
@@ -60,9 +67,13 @@ def qrels_file(level: str, first: bool) -> str:
     return QRELS if first else f"qrels.{level}.tsv"
 
 
+def manifest_text(manifest: Mapping[str, Any]) -> str:
+    """``manifest.json`` as memlab writes it (sorted keys, indented, UTF-8 kept)."""
+    return json.dumps(manifest, sort_keys=True, ensure_ascii=False, indent=2) + "\n"
+
+
 def write_manifest(dest: Path, manifest: Mapping[str, Any]) -> None:
-    text = json.dumps(manifest, sort_keys=True, ensure_ascii=False, indent=2) + "\n"
-    (dest / MANIFEST).write_bytes(text.encode("utf-8"))
+    (dest / MANIFEST).write_bytes(manifest_text(manifest).encode("utf-8"))
 
 
 def update_digest(dataset_dir: str | Path) -> str:

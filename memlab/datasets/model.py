@@ -23,6 +23,10 @@ MEMORY_DIR = "memory"
 GROUPS_DIR = "groups"
 VECTORS_DIR = "vectors"
 README = "README.md"
+# Judging (memlab.judging): files beside the dataset, outside its digest.
+POOL = "pool.jsonl"  # the pooled candidates of every query
+POOL_SETTINGS = "pool.json"  # how they were pooled (runs, depth, seed, embedder)
+JUDGEMENTS = "judgements.jsonl"  # who judged what, when, with notes
 DEFAULT_GROUP = "default"  # the id of the one group of a dataset without "groups"
 DEFAULT_LEVEL = "default"  # the level name of a dataset without a "qrels" list
 

@@ -173,11 +173,17 @@ def digest_listing(dataset_dir: Path, roots: Iterable[str] | None = None) -> lis
     return [(p, hashlib.sha256((dataset_dir / p).read_bytes()).hexdigest()) for p in ordered]
 
 
+def digest_of(listing: Iterable[tuple[str, str]]) -> str:
+    """``sha256:<hex>`` of the ``sha256sum``-style listing ``<hex>  <path>\\n`` (sorted by
+    path, as ``digest_listing`` returns it)."""
+    ordered = sorted(listing, key=lambda item: item[0].encode("utf-8"))
+    text = "".join(f"{h}  {p}\n" for p, h in ordered)
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def compute_digest(dataset_dir: str | Path, roots: Iterable[str] | None = None) -> str:
     """``sha256:<hex>`` of the ``sha256sum``-style listing ``<hex>  <path>\\n`` of covered files."""
-    listing = digest_listing(Path(dataset_dir), roots)
-    text = "".join(f"{h}  {p}\n" for p, h in listing)
-    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return digest_of(digest_listing(Path(dataset_dir), roots))
 
 
 def workspace_dirs(root: Path) -> list[str]:

@@ -28,6 +28,7 @@ import pandas as pd
 from memlab.config import SearchConfig
 from memlab.datasets import Dataset, write_run
 from memlab.errors import ConfigError
+from memlab.eval.coverage import gap_warning, pool_depth, pooled_configs, run_coverage
 from memlab.eval.evaluate import aggregate, compare, evaluate_run, per_category
 from memlab.eval.manifest import build_manifest, write_json
 from memlab.eval.measures import DEFAULT_MEASURES, DEFAULT_TOKEN_BUDGET, NUGGET_MEASURES
@@ -42,6 +43,7 @@ from memlab.eval.runs import (
     ranker_configs,
     run_config,
 )
+from memlab.eval.timeline import Timeline
 
 log = logging.getLogger("memlab")
 
@@ -115,6 +117,7 @@ def run_experiment(
             result.memory = spec.memory
             results[name] = result
             frames.append(evaluate_run(timeline, result, measures, unit=unit, budget=budget))
+            warnings += _gap(timeline, name, spec, result)
     results = {name: results[name] for name in specs}
     warnings += [w for w in prepared.warnings if w not in warnings]
     perquery = pd.concat(frames, ignore_index=True)
@@ -145,6 +148,20 @@ def run_experiment(
     if out is not None:
         write_outputs(exp, Path(out))
     return exp
+
+
+def _gap(timeline: Timeline, name: str, spec: Run, result: RunResult) -> list[str]:
+    """On a dataset judged by pooling, the warning when most of a run's top k (k: the
+    pool's depth) is unjudged (``memlab.eval.coverage``)."""
+    ds = timeline.dataset
+    k = pool_depth(ds.path)
+    if k is None:
+        return []
+    judged = {qid: j.grades for qid, j in timeline.judgements.items()}
+    cov = run_coverage(name, ds, result.rankings, judged, k)
+    pooled = spec.config in pooled_configs(ds.path, k)
+    warning = gap_warning(cov, ds.path, spec.spec or name, pooled=pooled)
+    return [warning] if warning else []
 
 
 def _check_vectors(prepared: Prepared, configs: dict[str, SearchConfig]) -> list[str]:

@@ -6,7 +6,12 @@ Short names (``memlab compare --runs …``), each derived from a base config
 * ``fts`` — c0 without vectors;  ``hybrid`` — c0 with vectors;
 * ``mmr`` — hybrid with MMR on (λ 0.7);
 * ``openclaw``, ``rrf``, ``basic-memory`` — hybrid with that peer merge strategy;
-* ``ranker@profile`` — the ranker on another profile (``hybrid@grok-2026-08``).
+* ``ranker@profile`` — the ranker on another profile (``hybrid@grok-2026-08``);
+* ``name=FILE.yaml`` — the configuration in a file (``profile`` and search keys,
+  or a ``search:`` section, as ``--config`` reads them), under that name.
+
+``parse_run_specs`` reads such a list (``"fts,hybrid,mine=tuned.yaml"``) into
+named ``Run`` s; every command that takes ``--runs`` uses it.
 
 All rankers of one comparison score the same candidates (gathered once at the
 widest limit any of them needs), so differences come from ranking alone. A
@@ -16,12 +21,22 @@ Dream settings, index options); runs that share a memory share its replay.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 import numpy as np
 
-from memlab.config import DEFAULT_PROFILE, MmrConfig, SearchConfig, profile
+from memlab.config import (
+    DEFAULT_PROFILE,
+    MmrConfig,
+    SearchConfig,
+    flatten,
+    profile,
+    with_overrides,
+)
+from memlab.config_file import read_config_file
 from memlab.errors import ConfigError, unknown_name
 from memlab.eval.memory import Memory
 from memlab.search.candidates_batch import CandidateBatch
@@ -50,10 +65,12 @@ def ranker_configs(names: Sequence[str], base: SearchConfig) -> dict[str, Search
 
 @dataclass(frozen=True)
 class Run:
-    """A search configuration and the memory it searches (None: the prepared one)."""
+    """A search configuration and the memory it searches (None: the prepared one);
+    ``spec`` is how the command line named it (``mine=tuned.yaml``), when it did."""
 
     config: SearchConfig
     memory: Memory | None = None
+    spec: str = ""
 
 
 def as_run(spec: SearchConfig | Run) -> Run:
@@ -69,6 +86,60 @@ def named_configs(
     for name in names:
         ranker, _, other = name.partition("@")
         out[name] = ranker_configs([ranker], profile(other or profile_name).search)[ranker]
+    return out
+
+
+RUN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+
+
+def run_from_file(path: str | Path, profile_name: str = DEFAULT_PROFILE) -> SearchConfig:
+    """The search configuration a run file describes: its ``profile`` (else
+    ``profile_name``) with its search keys applied."""
+    data = read_config_file(str(path), "search")
+    extra = sorted(set(data) - {"profile", "search"})
+    if extra:
+        raise ConfigError(
+            f"run file {path}: '{extra[0]}' settings shape the memory, not the ranking; "
+            "a run file holds a profile and search settings (set the memory with "
+            "--tokenizer, --chunk-bytes, --dream)"
+        )
+    base = profile(str(data.get("profile") or profile_name)).search
+    overrides = flatten(data.get("search") or {})
+    return with_overrides(base, overrides) if overrides else base
+
+
+def parse_run_specs(
+    specs: str | Sequence[str],
+    *,
+    base: SearchConfig | None = None,
+    profile_name: str = DEFAULT_PROFILE,
+) -> dict[str, Run]:
+    """Named runs from ``"fts,hybrid,mmr,mine=tuned.yaml"`` (or a list of such items):
+    a ranker (on ``base``, else ``profile_name``'s search settings), ``ranker@profile``,
+    or ``name=FILE``. Names are unique words (they name result files)."""
+    items = specs.split(",") if isinstance(specs, str) else list(specs)
+    items = [item.strip() for item in items if item.strip()]
+    if not items:
+        raise ConfigError("no runs given; name some, e.g. fts,hybrid,mmr or mine=tuned.yaml")
+    out: dict[str, Run] = {}
+    for item in items:
+        name, sep, file = item.partition("=")
+        name, file = name.strip(), file.strip()
+        if sep:
+            if not RUN_NAME.fullmatch(name) or not file:
+                raise ConfigError(
+                    f"run '{item}': write NAME=FILE with NAME a plain word, e.g. mine=tuned.yaml"
+                )
+            config = run_from_file(file, profile_name)
+        else:
+            ranker, _, other = name.partition("@")
+            if ranker not in RANKERS:
+                raise ConfigError(unknown_name("run", ranker, [*RANKERS, "NAME=FILE.yaml"]))
+            start = profile(other).search if other else (base or profile(profile_name).search)
+            config = RANKERS[ranker](start)
+        if name in out:
+            raise ConfigError(f"run '{name}' is named twice; give each run its own name")
+        out[name] = Run(config, spec=item)
     return out
 
 

@@ -12,7 +12,8 @@ Modules: ``display`` (Plot, Panel, setup), ``demo`` and ``live`` (the tour's
 memory and its live demos), ``traces``, ``findings`` (the c0 findings),
 ``evaluation`` and ``plots`` (compare and regression), ``regression`` (the
 baseline check), ``agents`` (the agent-config notebook), ``sweeps`` and
-``capacity`` (the sweep and Dream capacity notebooks). Every function is
+``capacity`` (the sweep and Dream capacity notebooks), ``judging`` (the judging
+widget and judging health). Every function is
 reachable from tests; the notebooks hold no logic of their own.
 """
 
@@ -65,9 +66,12 @@ from memlab.workbench.findings import (
     decay_limit_plot,
     prepare_dataset,
     session_ages,
-    supplement_effect,
-    supplement_example,
-    supplement_tally,
+)
+from memlab.workbench.judging import (
+    JudgeWidget,
+    judge_widget,
+    judging_folder,
+    judging_health_panel,
 )
 from memlab.workbench.live import (
     access_boost_demo,
@@ -79,6 +83,12 @@ from memlab.workbench.live import (
 )
 from memlab.workbench.plots import baseline_plot, category_plot, delta_plot, metric_plot
 from memlab.workbench.regression import baseline_check
+from memlab.workbench.supplement import (
+    supplement_effect,
+    supplement_example,
+    supplement_passes,
+    supplement_tally,
+)
 from memlab.workbench.sweeps import (
     best_table,
     chosen_vs_default,
@@ -93,6 +103,7 @@ from memlab.workbench.traces import keywords, stage_plot, trace
 
 __all__ = [
     "Demo",
+    "JudgeWidget",
     "Panel",
     "Plot",
     "access_boost_demo",
@@ -126,6 +137,9 @@ __all__ = [
     "gate_sweep_table",
     "half_life_plot",
     "heatmap",
+    "judge_widget",
+    "judging_folder",
+    "judging_health_panel",
     "keywords",
     "lambda_plot",
     "live_search",
@@ -152,6 +166,7 @@ __all__ = [
     "stage_plot",
     "supplement_effect",
     "supplement_example",
+    "supplement_passes",
     "supplement_tally",
     "sweep",
     "sweep_engine",

@@ -1,4 +1,5 @@
-"""The c0 findings, measured rather than asserted.
+"""The c0 findings, measured rather than asserted (the evergreen supplement on a
+dataset: ``memlab.workbench.supplement``).
 
 * **Age limit.** A decaying chunk's best possible score is decay × source weight
   × access boost (merged ≤ 1). With no accesses and weight 1 it can never pass
@@ -9,14 +10,6 @@
   ``age_limit_table``, ``decay_limit_plot`` and ``session_ages`` show it; the
   formulas are the scoring core's (``decay_factor``, ``access_boost`` and their
   inverses).
-* **The evergreen supplement.** Rows the supplement adds (evergreen chunks
-  outside the main FTS list) rank below every main-list row, so min–max
-  normalisation puts them at or near 0: FTS-only they cannot pass by
-  themselves, only with help from the vector side. But they become the new
-  bottom of the min–max range, which lifts every main-list row's text score, so
-  the supplement changes FTS-only results too. ``supplement_tally`` counts them
-  over a dataset; ``supplement_effect`` switches the supplement off and on;
-  ``supplement_example`` shows one query's traces.
 
 The dataset functions take a ``Prepared`` (``prepare_dataset``): indexes built
 once, candidates gathered read-only.
@@ -26,7 +19,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -34,25 +26,22 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from memlab.config import PROFILES, SearchConfig
+from memlab.config import PROFILES
 from memlab.datasets import load_dataset
 from memlab.datasets.locate import resolve_dataset
 from memlab.eval.embedders import evaluation_embedder
-from memlab.eval.prepare import Prepared, gather_batch, prepare
-from memlab.search.ranking import rank_batch
+from memlab.eval.prepare import Prepared, prepare
 from memlab.search.scoring import (
     access_boost,
     accesses_for_boost,
     age_at_decay,
-    candidate_limit,
     decay_factor,
     source_weights,
 )
 from memlab.sources import is_evergreen
 from memlab.timefmt import DAY
 from memlab.workbench.demo import Demo
-from memlab.workbench.display import Panel, Plot, figure
-from memlab.workbench.traces import query_trace
+from memlab.workbench.display import Plot, figure
 
 
 def age_limit(half_life: float | None, min_score: float, accesses: int = 0) -> float:
@@ -172,98 +161,3 @@ def dataset_overview(prepared: Prepared) -> pd.DataFrame:
     table = pd.DataFrame(list(rows.values()))
     table.attrs["dataset"] = ds.name
     return table
-
-
-def _supplement_only(prepared: Prepared, config: SearchConfig) -> tuple[Any, Any, np.ndarray]:
-    limit = candidate_limit(config)
-    batch = gather_batch(prepared, limit)
-    ranked = rank_batch(batch, config, prepared.query_now)
-    only = (batch.fts_pos >= limit) & (batch.supp_pos < limit)
-    return batch, ranked, only
-
-
-def supplement_tally(prepared: Prepared, runs: Sequence[str] = ("fts", "hybrid")) -> pd.DataFrame:
-    """Supplement-only candidates over the whole dataset, FTS-only and hybrid (c0)."""
-    rows = []
-    for name in runs:
-        config = SearchConfig(vectors=name != "fts")
-        batch, ranked, only = _supplement_only(prepared, config)
-        relevant = np.array(
-            [
-                prepared.qrels.get(batch.query_ids[s], {}).get(str(c), 0) > 0
-                for s, c in zip(batch.segment, batch.chunk_id, strict=True)
-            ],
-            dtype=bool,
-        )
-        returned = ranked.final_rank > 0
-        rows.append(
-            {
-                "run": name,
-                "supplement-only candidates": int(only.sum()),
-                "highest fts": float(ranked.fts[only].max(initial=0.0)),
-                "with a vector score": int((only & (ranked.vec > 0)).sum()),
-                "highest merged": float(ranked.merged[only].max(initial=0.0)),
-                "passed min_score": int((only & ranked.kept).sum()),
-                "returned": int((only & returned).sum()),
-                "relevant among them": int((only & relevant).sum()),
-                "relevant returned": int((only & relevant & returned).sum()),
-                "queries": batch.n_queries,
-                "queries whose hits change without it": _changed(prepared, batch, ranked),
-            }
-        )
-    return pd.DataFrame(rows)
-
-
-def _changed(prepared: Prepared, batch: Any, ranked: Any) -> int:
-    """Queries whose returned hits differ when the supplement is switched off."""
-    off = replace(ranked.config, evergreen_supplement=False)
-    without = rank_batch(batch, off, prepared.query_now)
-    return sum(not np.array_equal(ranked.hits(q), without.hits(q)) for q in range(batch.n_queries))
-
-
-def supplement_effect(prepared: Prepared, category: str = "evergreen-crowded") -> pd.DataFrame:
-    """Queries of ``category`` whose answer is returned, supplement off and on."""
-    qids = [q.query_id for q in prepared.dataset.queries if q.category == category]
-    rows = []
-    for vectors in (False, True):
-        for supplement in (False, True):
-            config = SearchConfig(vectors=vectors, evergreen_supplement=supplement)
-            batch, ranked, _ = _supplement_only(prepared, config)
-            found = sum(1 for q in qids if _answer_returned(prepared, batch, ranked, q))
-            rows.append(
-                {
-                    "run": "hybrid" if vectors else "fts",
-                    "supplement": supplement,
-                    "queries": len(qids),
-                    "answer returned": found,
-                }
-            )
-    return pd.DataFrame(rows)
-
-
-def _answer_returned(prepared: Prepared, batch: Any, ranked: Any, qid: str) -> bool:
-    q = batch.query_ids.index(qid)
-    grades = prepared.qrels.get(qid, {})
-    return any(grades.get(str(batch.chunk_id[i]), 0) > 0 for i in ranked.hits(q))
-
-
-def supplement_example(prepared: Prepared, query_id: str = "") -> Panel:
-    """Traces of a query whose supplement-only row passes only with vectors on."""
-    if not query_id:
-        batch, ranked, only = _supplement_only(prepared, SearchConfig(vectors=True))
-        picked = np.flatnonzero(only & ranked.kept)
-        if not len(picked):
-            return Panel("no supplement-only row passes min_score in this dataset")
-        query_id = batch.query_ids[int(batch.segment[picked[0]])]
-    q = prepared.dataset.query(query_id)
-    panel = Panel(
-        f"{query_id}: {q.text!r}", ["rows shown: returned hits and every row the supplement found"]
-    )
-    for name, config in (
-        ("FTS-only", SearchConfig(vectors=False)),
-        ("hybrid", SearchConfig(vectors=True)),
-    ):
-        df = query_trace(prepared, query_id, config)
-        keep = df["rank"].notna() | df["supplement"].notna()
-        panel.add(name, df[keep].drop(columns=["in limit"]))
-    return panel

@@ -8,6 +8,7 @@ import pytest
 
 from memlab.datasets import DatasetWriter
 from memlab.timefmt import parse_iso
+from tests.datasets.team_memory import write_team_memory
 
 FIXTURES = Path(__file__).parent / "fixtures"
 WS = "proj-1234abcd"
@@ -48,3 +49,9 @@ def write_tiny(dest: Path, **writer_kwargs: object) -> Path:
 @pytest.fixture
 def tiny(tmp_path: Path) -> Path:
     return write_tiny(tmp_path / "tiny")
+
+
+@pytest.fixture
+def team_memory(tmp_path: Path) -> Path:
+    """The team memory (``tests.datasets.team_memory``) with a link out of its root."""
+    return write_team_memory(tmp_path / "memory", tmp_path / "outside")

@@ -1,4 +1,4 @@
-"""The shipped agent-memory dataset: byte-identical regeneration and label integrity."""
+"""The shipped agent-memory dataset (format 2): regeneration, shape, queries and their times."""
 
 from __future__ import annotations
 
@@ -8,18 +8,23 @@ from pathlib import Path
 
 import pytest
 
-from memlab.datasets import (
-    chunk_group,
-    load_dataset,
-    resolve_qrels,
-    resolve_stale_targets,
-    validate_dataset,
+from memlab.datasets import load_dataset, validate_dataset
+from memlab.datasets.generator import (
+    CATEGORIES,
+    DEFAULT_SEED,
+    Generated,
+    generate,
+    generate_agent_memory,
 )
-from memlab.datasets.generator import CATEGORIES, DEFAULT_SEED, generate, generate_agent_memory
-from memlab.search.content import is_content_free
+from memlab.datasets.generator.model import DAY
+from memlab.datasets.generator.world import END, WORKSPACES
+from memlab.store.chunker import chunk_markdown
+from memlab.store.layout import FLUSH_SEPARATOR
+from memlab.timefmt import parse_iso
 
 SHIPPED = Path(__file__).resolve().parents[2] / "datasets" / "agent-memory"
 SESSION_NAME = re.compile(r"\d{4}-\d{2}-\d{2}-[a-z0-9-]+-[0-9a-f]{8}\.md")
+FLUSH_HEAD = FLUSH_SEPARATOR.split("{time}")[0]
 
 
 def _files(root: Path) -> dict[str, bytes]:
@@ -28,6 +33,11 @@ def _files(root: Path) -> dict[str, bytes]:
         for p in sorted(root.rglob("*"))
         if p.is_file() and p.relative_to(root).parts[0] != "vectors"
     }
+
+
+@pytest.fixture(scope="module")
+def gen() -> Generated:
+    return generate()
 
 
 def test_shipped_dataset_is_regenerated_byte_for_byte(tmp_path: Path) -> None:
@@ -43,83 +53,105 @@ def test_shipped_dataset_is_regenerated_byte_for_byte(tmp_path: Path) -> None:
 def test_shipped_dataset_validates_cleanly_and_is_small() -> None:
     report = validate_dataset(SHIPPED)
     assert report.ok and not report.problems, report.format()
-    assert sum(len(b) for b in _files(SHIPPED).values()) < 2_000_000
+    assert sum(len(b) for b in _files(SHIPPED).values()) < 6_000_000
+    total = sum(p.stat().st_size for p in SHIPPED.rglob("*") if p.is_file())
+    assert total < 20_000_000
     # nothing indexed inside the shipped folder; only the precomputed vectors are SQLite files
     assert [p.relative_to(SHIPPED).parts[0] for p in SHIPPED.rglob("*.sqlite")] == ["vectors"]
 
 
-def test_shape_of_the_memory() -> None:
+def test_shipped_manifest_one_root_three_groups_dream_on_the_timeline() -> None:
     ds = load_dataset(SHIPPED)
-    group = ds.groups["default"]
-    sessions = [p for p in group.created_at if "/sessions/" in p]
-    assert 100 <= len(sessions) <= 200
-    assert all(SESSION_NAME.fullmatch(p.rsplit("/", 1)[1]) for p in sessions)
-    assert {"MEMORY.md", f"{group.workspace}/MEMORY.md"} <= set(group.created_at)
-    assert all(t <= ds.as_of for t in group.created_at.values())
-    months = {p.rsplit("/", 1)[1][:7] for p in sessions}
-    assert len(months) >= 5  # several months of history
-    text = "".join((group.root / p).read_text() for p in group.created_at)
-    assert sum("\u4e00" <= ch <= "\u9fff" for ch in text) > 500  # some Chinese text
-    assert "<!-- flush " in text  # flush-appended sessions
-    counts = Counter(q.category for q in ds.queries)
-    assert set(counts) == set(CATEGORIES) and 150 <= len(ds.queries) <= 300
-    assert all(counts[c] >= 15 for c in CATEGORIES)
-    assert all(q.abstention == (q.category == "abstention") for q in ds.queries)
+    assert ds.format_version == 2 and ds.timeline == {"dream": True}
+    assert ds.index == {"tokenizer": "unicode61", "max_bytes": 1600, "overlap_chars": 320}
+    assert {g.workspace for g in ds.groups.values()} == {w.dir for w in WORKSPACES}
+    assert len({g.root for g in ds.groups.values()}) == 1  # one memory root, shared
 
 
-def test_every_label_resolves_to_a_chunk_with_content() -> None:
-    ds = load_dataset(SHIPPED)
-    chunks = chunk_group(ds.groups["default"])
-    by_id = {c.chunk_id: c for c in chunks}
-    qrels = resolve_qrels(ds, chunks)
-    for q in ds.queries:
+def test_memory_shape(gen: Generated) -> None:
+    texts = gen.final_texts()
+    chunks = sum(len(chunk_markdown(t)) for t in texts.values())
+    assert chunks >= 2000
+    assert "MEMORY.md" in texts  # the global memory
+    for ws in WORKSPACES:
+        memory = f"{ws.dir}/MEMORY.md"
+        writes = [w for w in gen.writes if w.path == memory]
+        assert len(chunk_markdown(writes[0].text)) >= 5  # written in several sections
+        assert len(writes) >= 2 and all(w.append for w in writes[1:])  # the user appends
+        sessions = [p for p in texts if p.startswith(f"{ws.dir}/sessions/")]
+        assert len(sessions) >= 40
+        assert all(SESSION_NAME.fullmatch(p.rsplit("/", 1)[1]) for p in sessions)
+    first, last = min(w.at for w in gen.writes), max(w.at for w in gen.writes)
+    assert last - first >= 180 * DAY and last <= END
+    everything = "".join(texts.values())
+    assert "<!-- fact" not in everything
+    assert sum("\u4e00" <= ch <= "\u9fff" for ch in everything) > 2000  # Chinese text
+    assert everything.count("```") >= 400  # code blocks and stack traces
+    assert everything.count("Traceback (most recent call last):") >= 20
+
+
+def test_session_logs_grow_by_flushes_and_end_once(gen: Generated) -> None:
+    by_path: dict[str, list] = {}
+    for w in gen.writes:
+        by_path.setdefault(w.path, []).append(w)
+    sessions = {p: ws for p, ws in by_path.items() if "/sessions/" in p}
+    grown = 0
+    for writes in sessions.values():
+        assert [w.at for w in writes] == sorted(w.at for w in writes)
+        assert [w.end for w in writes] == [False] * (len(writes) - 1) + [True]
+        assert all(w.text.startswith(FLUSH_HEAD) for w in writes[1:])
+        assert not writes[0].text.startswith(FLUSH_HEAD)
+        grown += len(writes) > 1
+    assert grown >= len(sessions) // 2
+    for ws in WORKSPACES:  # one developer: sessions of a workspace never overlap
+        starts = sorted((ws_[0].at, ws_[-1].at) for p, ws_ in sessions.items() if ws.dir in p)
+        assert all(a[1] < b[0] for a, b in zip(starts, starts[1:], strict=False))
+
+
+def test_queries_categories_and_counts(gen: Generated) -> None:
+    counts = Counter(q.category for q in gen.queries)
+    assert set(counts) == set(CATEGORIES)
+    assert len(gen.queries) >= 800 and all(n >= 50 for n in counts.values())
+    assert all(q.abstention == (q.category == "abstention") for q in gen.queries)
+    assert len({q.qid for q in gen.queries}) == len(gen.queries)
+    assert {q.group for q in gen.queries} == {w.group for w in WORKSPACES}
+
+
+def test_every_query_has_its_own_time_after_its_answer(gen: Generated) -> None:
+    for q in gen.queries:
+        assert q.as_of <= END
         if q.abstention:
-            assert q.query_id not in qrels
+            assert q.answer_at is None
             continue
-        answers = [cid for cid, g in qrels[q.query_id].items() if g == 2]
-        assert answers, q.query_id
-        assert all(not is_content_free(by_id[c].text, by_id[c].source) for c in answers)
-    for category, tag in (("evergreen-crowded", None), ("newest-wins", "stale-evergreen")):
-        for q in ds.queries:
-            if q.category == category and (tag is None or tag in q.tags):
-                sources = {by_id[c].source for c, g in qrels[q.query_id].items() if g == 2}
-                expected = {"session"} if tag else {"global", "workspace"}
-                assert sources <= expected, q.query_id
+        assert q.answer_at is not None and q.answer_at < q.as_of
+        assert all(t.fact.at <= q.as_of for t in q.targets)
+    assert len({q.as_of for q in gen.queries}) > 0.9 * len(gen.queries)
 
 
-def test_newest_wins_versions_are_in_time_order() -> None:
+def test_gaps_are_recency_biased(gen: Generated) -> None:
+    gaps = [q.gap / DAY for q in gen.queries if q.gap is not None]
+    share = [sum(lo <= g < hi for g in gaps) / len(gaps) for lo, hi in ((0, 7), (7, 30), (30, 181))]
+    assert 0.4 <= share[0] <= 0.6 and 0.2 <= share[1] <= 0.4 and 0.1 <= share[2] <= 0.3
+    assert max(gaps) <= 180 and sum(g < 1 for g in gaps) > 0.2 * len(gaps)
+    # crowding needs sessions before the query: such queries come three weeks in at least
+    for q in gen.queries:
+        if q.category == "evergreen-crowded":
+            first = next(w.first_session for w in WORKSPACES if w.group == q.group)
+            assert q.as_of >= first + 21 * DAY
+
+
+def test_shipped_queries_carry_their_times() -> None:
     ds = load_dataset(SHIPPED)
-    group = ds.groups["default"]
-    chunks = chunk_group(group)
-    stale = resolve_stale_targets(ds, chunks)
-    qrels = resolve_qrels(ds, chunks)
-    by_id = {c.chunk_id: c for c in chunks}
-    newest_wins = [q for q in ds.queries if q.category == "newest-wins"]
-    assert len(newest_wins) >= 20 and all(q.stale_targets for q in newest_wins)
-    for q in newest_wins:
-        (answer,) = [c for c, g in qrels[q.query_id].items() if g == 2]
-        assert stale[q.query_id] and all(
-            by_id[c].created_at < by_id[answer].created_at
-            for c in stale[q.query_id]
-            if by_id[c].source == "session"
-        )
-
-
-def test_duplicates_hide_a_second_answer() -> None:
-    ds = load_dataset(SHIPPED)
-    for q in (q for q in ds.queries if q.category == "duplicates"):
-        grades = sorted(ds.qrels[q.query_id].values())
-        assert grades.count(2) == 1 and 3 <= grades.count(1) <= 4
+    lines = (SHIPPED / "queries.jsonl").read_text().splitlines()
+    assert all('"as_of"' in line for line in lines)
+    judged = [q for q in ds.queries if ds.judged(q.query_id)]
+    assert all(q.answer_at is not None and q.answer_at < q.as_of for q in judged)
+    assert max(q.as_of for q in ds.queries) <= parse_iso("2026-07-31T23:00:00Z")
 
 
 def test_other_seeds_are_valid_and_differ(tmp_path: Path) -> None:
-    a, b = generate(seed=1), generate(seed=1)
-    assert a.files == b.files and [q for q, _ in a.queries] == [q for q, _ in b.queries]
-    assert generate(seed=2).files != a.files
+    a = generate(seed=1)
+    assert [w.text for w in a.writes] == [w.text for w in generate(seed=1).writes]
+    assert [w.text for w in generate(seed=2).writes] != [w.text for w in a.writes]
     dest = generate_agent_memory(tmp_path / "seed7", seed=7)
     assert validate_dataset(dest).ok
-
-
-@pytest.mark.parametrize("seed", [3, 11])
-def test_label_checks_hold_for_more_seeds(seed: int) -> None:
-    generate(seed=seed)  # raises DatasetError if a label check fails

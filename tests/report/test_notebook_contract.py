@@ -21,7 +21,7 @@ from memlab.report.locate import notebook_dir
 from memlab.report.notebooks import available, inspect
 
 NOTEBOOKS = sorted(available())
-EXPECTED = {"tour", "compare", "sweep", "dream_capacity", "agent_config", "regression"}
+EXPECTED = {"tour", "compare", "sweep", "dream_capacity", "agent_config", "regression", "judge"}
 FORBIDDEN = (
     ast.For,
     ast.While,

@@ -131,3 +131,15 @@ def test_dream_capacity_small_fleet(tmp_path: Path) -> None:
     assert summary["users"] == 200 and summary["runs"] > 0
     assert (folder / "gate_sweep.csv").read_text().count("\n") == 5  # header + 4 combinations
     assert "closed form" in outputs_text(folder / "dream_capacity.ipynb")
+
+
+def test_judge_notebook_builds_its_demo_and_shows_the_widget(tmp_path: Path) -> None:
+    run = report(tmp_path, "--notebooks", "judge")
+    assert run.code == 0, run.summary
+    (job,) = run.data["jobs"]
+    assert job["ok"], job["failure"]
+    executed = Path(job["executed"])
+    text = outputs_text(executed)
+    assert "application/vnd.jupyter.widget-view+json" in text  # the judging widget
+    assert "Judging health" in text and "Judged@5 per run" in text
+    assert (executed.parent / "demo-judging" / "pool.jsonl").is_file()

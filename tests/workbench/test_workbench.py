@@ -18,6 +18,7 @@ from memlab.errors import ConfigError, ReportError
 from memlab.report.locate import resolve_dataset
 from memlab.workbench.demo import Demo
 from memlab.workbench.findings import accesses_needed, age_limit
+from memlab.workbench.supplement import passes_only_with_vectors
 
 SESSION = "shop-api-3f2a9c1d/sessions/2026-03-15-db-upgrade-c0ffee12.md"
 
@@ -99,15 +100,17 @@ def test_access_boost_grows(demo: Demo) -> None:
     assert list(top["boost"]) == sorted(top["boost"]) and top["boost"].iloc[-1] > 1.0
 
 
-def test_supplement_rows_pass_only_with_vectors() -> None:
+def test_supplement_rows_passing_without_vectors_and_only_with_them() -> None:
     data = wb.prepare_dataset("agent-memory")
     tally = wb.supplement_tally(data).set_index("run")
-    assert tally.loc["fts", "passed min_score"] == 0
-    assert tally.loc["fts", "highest fts"] < 0.35
-    assert tally.loc["hybrid", "passed min_score"] > 0
+    assert tally.loc["fts", "highest fts"] < 1.0  # never the best text match
+    assert tally.loc["fts", "passed min_score"] < tally.loc["hybrid", "passed min_score"]
+    with_vectors = passes_only_with_vectors(data)
+    assert with_vectors
     panel = wb.supplement_example(data)
-    fts, hybrid = panel.tables()
-    assert fts["rank"].isna().all() and hybrid["rank"].notna().any()
+    assert panel.title.startswith(f"{with_vectors[0]}:")
+    fts, hybrid = (t[t["supplement"].notna()].set_index("chunk")["kept"] for t in panel.tables())
+    assert (~fts & hybrid.reindex(fts.index)).any()  # kept only with vectors
 
 
 def test_agent_failure_modes(tmp_path: Path) -> None:

@@ -1,154 +1,119 @@
-"""Assemble the generated memory, check its labels, write it as a dataset."""
+"""Assemble the dataset in memory: timeline, categories, filler, rendering, ids, checks."""
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections import Counter
-from pathlib import Path
 
-from memlab.datasets.generator import readme
-from memlab.datasets.generator.render import (
-    GLOBAL_SECTIONS,
-    WORKSPACE_SECTIONS,
-    render_memory,
-    render_session,
+from memlab.datasets.generator import (
+    cat_abstention,
+    cat_changes,
+    cat_failures,
+    cat_kinds,
+    cat_multi,
+    cat_prefs,
 )
-from memlab.datasets.generator.spec import GLOBAL, WORKSPACE, Catalog, Generated
-from memlab.datasets.generator.timeline import (
-    add_unlabelled,
-    make_sessions,
-    memory_notes,
-    place_notes,
-    timeline_bounds,
-)
-from memlab.datasets.targets import FACT_MARKER_RE
-from memlab.datasets.writer import DatasetWriter
-from memlab.errors import DatasetError
-from memlab.store.layout import MEMORY_FILE, SESSIONS_DIR, session_file_name
-from memlab.timefmt import utc_date, utc_seconds
+from memlab.datasets.generator.checks import check_labels
+from memlab.datasets.generator.context import Ctx
+from memlab.datasets.generator.filler import add_filler, order_entries
+from memlab.datasets.generator.memory_text import GLOBAL_INTRO, GLOBAL_TITLE, add_memory_text
+from memlab.datasets.generator.model import Generated, MemoryFile, Write
+from memlab.datasets.generator.render import memory_writes, session_writes
+from memlab.datasets.generator.timeline import build_memory_file, build_sessions, session_title
+from memlab.datasets.generator.values import Values
+from memlab.datasets.generator.world import END, WORKSPACES
 
-WORKSPACE_NAME = "ledgerline-" + hashlib.sha256(b"/home/dev/src/ledgerline").hexdigest()[:8]
-SESSION_COUNT = 160
-ID_PREFIX = {
+# Category -> query id prefix, in the order queries are listed.
+CATEGORIES = {
     "fact": "fact",
+    "paraphrase": "para",
     "newest-wins": "new",
+    "temporal": "when",
+    "multi-note": "multi",
+    "preference": "pref",
     "evergreen-crowded": "ever",
     "duplicates": "dup",
-    "paraphrase": "para",
     "cjk": "cjk",
     "abstention": "abs",
 }
+NEAR_MISSES = 57
+RESERVED = 30  # (component, kind) pairs per workspace kept free for near-misses
 
 
-def build_memory(catalog: Catalog, rng: random.Random, seed: int) -> Generated:
-    first, last, as_of = timeline_bounds()
-    out = Generated(seed, as_of)
-    labelled = [n.key for n in catalog.notes if n.labelled]
-    out.fact_ids = {key: f"f{i:03d}" for i, key in enumerate(labelled, start=1)}
-    sessions = make_sessions(rng, SESSION_COUNT, first, last)
-    place_notes(rng, catalog, sessions)
-    add_unlabelled(rng, catalog, sessions)
-    created = utc_seconds(2026, 1, 2, 9)
-    out.files.append(
-        (
-            MEMORY_FILE,
-            render_memory(
-                "Global memory",
-                "Cross-project preferences of the user and notes about their machine.",
-                memory_notes(catalog, GLOBAL),
-                GLOBAL_SECTIONS,
-                rng,
-                out.fact_ids,
-            ),
-            created,
-        )
-    )
-    out.files.append(
-        (
-            f"{WORKSPACE_NAME}/{MEMORY_FILE}",
-            render_memory(
-                "ledgerline",
-                "Project memory for the ledgerline payments monorepo.",
-                memory_notes(catalog, WORKSPACE),
-                WORKSPACE_SECTIONS,
-                rng,
-                out.fact_ids,
-            ),
-            created,
-        )
-    )
-    for s in sessions:
-        name = session_file_name(utc_date(s.start), s.slug, s.session_id)
-        out.files.append(
-            (
-                f"{WORKSPACE_NAME}/{SESSIONS_DIR}/{name}",
-                render_session(s, rng, out.fact_ids),
-                s.start,
+def _categories(ctx: Ctx) -> None:
+    cat_prefs.add_preferences(ctx, crowded=15, appended=3)
+    cat_kinds.add_cjk(ctx, 67)
+    cat_kinds.add_evergreen_crowded(ctx, 105)
+    cat_changes.add_updates(ctx, 90)
+    cat_changes.add_temporal(ctx, 70)
+    cat_multi.add_kind_pairs(ctx, 40)
+    cat_failures.add_cause_fix(ctx, 30)
+    cat_failures.add_duplicates(ctx, 50)
+    cat_failures.add_incidents(ctx, 40)
+    cat_kinds.add_plain(ctx, "paraphrase", 90)
+    cat_kinds.add_plain(ctx, "fact", 160)
+
+
+def _render(ctx: Ctx, rng: random.Random) -> list[Write]:
+    writes: list[Write] = []
+    for memory in ctx.memory.values():
+        writes += memory_writes(memory, [order_entries(rng, s) for s in memory.slots])
+    for ws in WORKSPACES:
+        for session in ctx.sessions[ws.group]:
+            entries = [order_entries(rng, s) for s in session.slots]
+            writes += session_writes(
+                session, ctx.path_of(session.slots[0]), session_title(session), entries
             )
-        )
-    counters: Counter[str] = Counter()
-    for category in ID_PREFIX:
-        for spec in (q for q in catalog.queries if q.category == category):
-            counters[category] += 1
-            out.queries.append((f"{ID_PREFIX[category]}-{counters[category]:03d}", spec))
-    check_labels(out)
-    return out
+    writes.sort(key=lambda w: (w.at, w.path))
+    return writes
 
 
-def check_labels(gen: Generated) -> None:
-    """Answer terms only in judged/stale notes, abstention terms nowhere; else DatasetError."""
-    problems: list[str] = []
-    lines = [(path, line) for path, text, _ in gen.files for line in text.split("\n")]
-    lowered = "\n".join(text for _, text, _ in gen.files).lower()
-    for qid, spec in gen.queries:
-        allowed = {gen.fact_ids[k] for k, _ in spec.targets} | {gen.fact_ids[k] for k in spec.stale}
-        for term in spec.answer_terms:
-            holders = [(p, ln) for p, ln in lines if term in ln]
-            if not holders:
-                problems.append(f"{qid}: answer term {term!r} is not in the memory")
-            for path, line in holders:
-                if not set(FACT_MARKER_RE.findall(line)) & allowed:
-                    problems.append(f"{qid}: answer term {term!r} also in {path}: {line.strip()}")
-        problems += [
-            f"{qid}: abstention term {t!r} occurs in the memory"
-            for t in spec.absent_terms
-            if t.lower() in lowered
-        ]
-    if problems:
-        raise DatasetError("generated labels are inconsistent", problems=problems)
+def _lines_by_group(gen: Generated) -> dict[str, list[str]]:
+    lines: dict[str, list[str]] = {w.group: [] for w in WORKSPACES}
+    for path, text in gen.final_texts().items():
+        for group in gen.groups_of(path):
+            lines[group] += text.split("\n")
+    return lines
 
 
-def write_dataset(gen: Generated, dest: Path, *, force: bool = False) -> Path:
-    writer = DatasetWriter(
-        dest,
-        name="agent-memory",
-        licence="Apache-2.0 (synthetic, generated by memlab)",
-        origin=f"synthetic: memlab.datasets.generator, seed {gen.seed}",
-        description="A coding agent's memory over six months (global and workspace MEMORY.md, "
-        "dated session logs) with labelled queries: plain facts, newest-wins, evergreen answers "
-        "crowded out by sessions, near-duplicates hiding a second answer, paraphrases, Chinese "
-        "text, abstention.",
-        as_of=gen.as_of,
-        force=force,
-        import_info={
-            "kind": "generate",
-            "generator": "memlab.datasets.generator",
-            "seed": gen.seed,
-        },
+def _number(gen: Generated) -> None:
+    """Fact ids in write order; query ids per category in the order made."""
+    gen.facts.sort(key=lambda f: (f.at, f.path, f.text))
+    for i, fact in enumerate(gen.facts, start=1):
+        fact.id = f"f{i:04d}"
+    seen: Counter[str] = Counter()
+    ordered = sorted(gen.queries, key=lambda q: list(CATEGORIES).index(q.category))
+    for query in ordered:
+        seen[query.category] += 1
+        query.qid = f"{CATEGORIES[query.category]}-{seen[query.category]:03d}"
+    gen.queries = ordered
+
+
+def build(seed: int) -> Generated:
+    rng = random.Random(seed)
+    sessions = {ws.group: build_sessions(rng, ws) for ws in WORKSPACES}
+    memory: dict[str | None, MemoryFile] = {
+        None: build_memory_file(rng, None, GLOBAL_TITLE, GLOBAL_INTRO)
+    }
+    for ws in WORKSPACES:
+        memory[ws.group] = build_memory_file(rng, ws, ws.title, ws.intro)
+    ctx = Ctx(rng, Values(rng), sessions, memory)
+    reserved = cat_abstention.reserve_pairs(rng, ctx.used_pairs, RESERVED)
+    _categories(ctx)
+    add_filler(ctx)
+    add_memory_text(memory)
+    gen = Generated(seed, END, writes=_render(ctx, rng))
+    gen.facts = [
+        n.fact
+        for file_slots in [m.slots for m in memory.values()]
+        + [s.slots for v in sessions.values() for s in v]
+        for slot in file_slots
+        for n in slot.notes
+    ]
+    gen.queries = list(ctx.queries) + cat_abstention.entity_queries(rng)
+    gen.queries += cat_abstention.near_miss_queries(
+        rng, NEAR_MISSES, reserved, _lines_by_group(gen)
     )
-    for path, text, created in gen.files:
-        writer.add_file(path, text, created)
-    for qid, spec in gen.queries:
-        writer.add_query(
-            qid,
-            spec.text,
-            category=spec.category,
-            tags=spec.tags,
-            abstention=spec.abstention,
-            stale_targets=[f"fact:{gen.fact_ids[k]}" for k in spec.stale],
-        )
-        for key, grade in spec.targets:
-            writer.judge(qid, f"fact:{gen.fact_ids[key]}", grade)
-    writer.write_text("README.md", readme.render(gen))
-    return writer.finish()
+    _number(gen)
+    check_labels(gen)
+    return gen

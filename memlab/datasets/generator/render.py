@@ -1,85 +1,101 @@
-"""Markdown of the generated memory files: session logs and the two MEMORY.md files."""
+"""Markdown of the memory files, write by write.
+
+A session log starts with its title and time, then each flush appends
+c0's flush separator (``flush_separator``, SPEC §1) and its sections. ``MEMORY.md``
+starts with the user's sections (the introduction is a section too, so
+Dream's rewrite — which files text before the first section under "General" —
+keeps the user's sections at their chunk positions); each append adds sections at the end (a
+heading the file already has, so Dream's consolidation merges them). A write
+holds what it adds; a file's content at any time is the concatenation of its
+writes so far.
+"""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping
+from collections.abc import Sequence
 
-from memlab.datasets.generator import filler
-from memlab.datasets.generator.spec import Note
-from memlab.datasets.generator.timeline import Session
-from memlab.datasets.targets import fact_marker
+from memlab.datasets.generator.model import MemoryFile, Session, Write
 from memlab.store.layout import flush_separator
-from memlab.timefmt import format_iso
 
-SESSION_SECTIONS = ("Decisions", "Gotchas", "Commands", "Notes", "Transcript notes")
-GLOBAL_SECTIONS = ("Preferences", "Environment")
-WORKSPACE_SECTIONS = ("Architecture", "Conventions", "Commands", "Environment")
+Entry = tuple[str, tuple[str, ...]]  # (section, lines)
+
+MEMORY_ORDER = (
+    "Overview",
+    "About",
+    "Architecture",
+    "Services",
+    "People",
+    "Conventions",
+    "Commands",
+    "Configuration",
+    "Observability",
+    "Operations",
+    "Dependencies",
+    "Preferences",
+    "Tools",
+    "Code style",
+    "Git",
+    "Writing",
+    "Communication",
+    "Machine",
+)
 
 
-def bullet(text: str, key: str | None, fact_ids: Mapping[str, str]) -> str:
-    """A Markdown bullet; labelled notes end with their fact marker."""
-    return f"- {text} {fact_marker(fact_ids[key])}" if key is not None else f"- {text}"
+def _is_bullet(lines: tuple[str, ...]) -> bool:
+    return len(lines) == 1 and lines[0].startswith("- ")
 
 
-def _sections(pairs: list[tuple[str, str]], order: tuple[str, ...]) -> list[str]:
+def render_sections(entries: Sequence[Entry], order: Sequence[str] = ()) -> list[str]:
+    """``## section`` blocks in order of first appearance (or ``order`` where listed)."""
+    sections: dict[str, list[tuple[str, ...]]] = {}
+    for section, lines in entries:
+        sections.setdefault(section, []).append(lines)
+    rank = {name: i for i, name in enumerate(order)}
+    names = sorted(sections, key=lambda s: rank.get(s, len(rank))) if order else list(sections)
     out: list[str] = []
-    for section in order:
-        lines = [line for name, line in pairs if name == section]
-        if lines:
-            out += [f"## {section}", "", *lines, ""]
+    for name in names:
+        out += [f"## {name}", ""]
+        for lines in sections[name]:
+            if not _is_bullet(lines) and out[-1] != "":
+                out.append("")
+            out += list(lines)
+            if not _is_bullet(lines):
+                out.append("")
+        if out[-1] != "":
+            out.append("")
     return out
 
 
-def render_session(session: Session, rng: random.Random, fact_ids: Mapping[str, str]) -> str:
-    stamp = format_iso(session.start)
-    head = [
-        f"# {session.title.capitalize()}",
-        "",
-        f"_{stamp[:10]} {stamp[11:16]}_",
-        "",
-        "## Summary",
-        "",
-    ]
-    if session.chatter:
-        head.append(rng.choice(filler.CHATTER_SUMMARIES))
-    elif session.zh:
-        head.append(
-            rng.choice(filler.SUMMARIES_ZH).format(
-                svc=session.svc, topic_zh=rng.choice(filler.TOPICS_ZH)
+def _text(lines: list[str]) -> str:
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def session_writes(
+    session: Session, path: str, title: str, entries: Sequence[Sequence[Entry]]
+) -> list[Write]:
+    """The writes of a session log: its title and first flush, then one append per flush."""
+    head = [f"# {title[0].upper()}{title[1:]}", ""]
+    writes = []
+    last = len(session.slots) - 1
+    for i, (slot, slot_entries) in enumerate(zip(session.slots, entries, strict=True)):
+        body = _text((head if i == 0 else []) + render_sections(slot_entries))
+        if i:
+            body = flush_separator(slot.at) + body
+        writes.append(Write(path, session.group, slot.at, body, end=i == last))
+    return writes
+
+
+def memory_writes(memory: MemoryFile, entries: Sequence[Sequence[Entry]]) -> list[Write]:
+    """The initial MEMORY.md, then one append per user edit that holds something."""
+    writes = []
+    for i, (slot, slot_entries) in enumerate(zip(memory.slots, entries, strict=True)):
+        if i == 0:
+            overview = [("Overview", (memory.intro,)), *slot_entries]
+            lines = [f"# {memory.title}", "", *render_sections(overview, MEMORY_ORDER)]
+            writes.append(Write(memory.path, memory.group, slot.at, _text(lines)))
+        elif slot_entries:
+            text = "\n" + _text(render_sections(slot_entries, MEMORY_ORDER))
+            writes.append(
+                Write(memory.path, memory.group, slot.at, text, append=memory.group is not None)
             )
-        )
-    else:
-        head.append(rng.choice(filler.SUMMARIES).format(svc=session.svc, topic=session.topic))
-    head.append("")
-    lines = list(session.lines)
-    follow: list[str] = []
-    if session.flush:
-        labelled = [i for i, line in enumerate(lines) if line[2] is not None]
-        moved = lines.pop(labelled[-1]) if labelled else None
-        follow = ["## Follow-up", ""]
-        if moved is not None:
-            follow.append(bullet(moved[1], moved[2], fact_ids))
-        follow.append(bullet(rng.choice(filler.FILLER).format(svc=session.svc), None, fact_ids))
-    pairs = [(section, bullet(text, key, fact_ids)) for section, text, key in lines]
-    next_step = rng.choice(filler.NEXT_STEPS).format(svc=session.svc, topic=session.topic)
-    body = head + _sections(pairs, SESSION_SECTIONS) + ["## Next steps", "", f"- {next_step}"]
-    text = "\n".join(body) + "\n"
-    if follow:
-        later = session.start + rng.randint(30, 180) * 60
-        text = text.rstrip("\n") + flush_separator(later) + "\n".join(follow) + "\n"
-    return text
-
-
-def render_memory(
-    title: str,
-    intro: str,
-    notes: list[Note],
-    order: tuple[str, ...],
-    rng: random.Random,
-    fact_ids: Mapping[str, str],
-) -> str:
-    shuffled = list(notes)
-    rng.shuffle(shuffled)
-    pairs = [(n.section, bullet(n.text, n.key if n.labelled else None, fact_ids)) for n in shuffled]
-    return "\n".join([f"# {title}", "", intro, "", *_sections(pairs, order)]).rstrip("\n") + "\n"
+    return writes

@@ -1,114 +1,111 @@
-"""The sessions of the generated memory and where each note goes (seeded, no clock)."""
+"""When things are written: sessions and their flushes, the initial MEMORY.md files and appends.
+
+Sessions follow each workspace's rhythm (``Workspace.weekday`` / ``weekend``)
+with a two-week vacation in April for all of them. A session writes its log in
+1–4 flushes (each a ``Slot``); the last one ends the session. ``MEMORY.md``
+files are written once at the start and then grow by the user's appends.
+"""
 
 from __future__ import annotations
 
 import random
 import re
 import uuid
-from dataclasses import dataclass, field
+from datetime import datetime, timezone
 
-from memlab.datasets.generator import filler
-from memlab.datasets.generator.spec import SERVICES, SESSION, Catalog, Note
-from memlab.timefmt import DAY, utc_seconds
+from memlab.datasets.generator import prose
+from memlab.datasets.generator.model import (
+    DAY,
+    GLOBAL,
+    HOUR,
+    MEMORY,
+    MINUTE,
+    SESSION,
+    MemoryFile,
+    Session,
+    Slot,
+)
+from memlab.datasets.generator.world import END, GLOBAL_CREATED, START, Workspace
+from memlab.store.layout import MEMORY_FILE, SESSIONS_DIR, session_file_name
+from memlab.timefmt import utc_date, utc_seconds
 
-
-@dataclass
-class Session:
-    index: int
-    start: float  # unix seconds
-    session_id: str
-    svc: str
-    topic: str
-    chatter: bool  # no labelled notes, only chatter
-    long: bool  # an extra section of transcript notes (several chunks)
-    flush: bool  # a second part appended after a flush separator
-    zh: bool  # summary written in Chinese
-    # (section, text, note key or None)
-    lines: list[tuple[str, str, str | None]] = field(default_factory=list)
-
-    @property
-    def title(self) -> str:
-        verb = filler.VERBS[self.index % len(filler.VERBS)]
-        return f"{verb} {self.svc} {self.topic}"
-
-    @property
-    def slug(self) -> str:
-        return re.sub(r"[^a-z0-9]+", "-", self.title.lower()).strip("-")
+VACATION = (utc_seconds(2026, 4, 6), utc_seconds(2026, 4, 18))
+LAST_SESSION_DAY = END - 2 * DAY
+SESSION_SLOT_CAPACITY = 3
+APPEND_CAPACITY = 2
+INITIAL_CAPACITY = 100
+APPENDS = {"ledgerline": 8, "tidepool": 7, "beacon": 6, None: 14}  # None: the global file
 
 
-def make_sessions(
-    rng: random.Random, count: int, first_day: float, last_day: float
-) -> list[Session]:
-    """``count`` sessions on random days in [first_day, last_day], 08:00–17:59 UTC."""
-    days = int((last_day - first_day) // DAY)
-    starts = sorted(
-        first_day + rng.randint(0, days) * DAY + rng.randint(8 * 60, 17 * 60 + 59) * 60.0
-        for _ in range(count)
-    )
-    for i in range(1, count):  # two sessions never start in the same minute
-        starts[i] = max(starts[i], starts[i - 1] + 60.0)
-    sessions = []
-    for i, start in enumerate(starts):
-        kind = rng.random()
-        sessions.append(
-            Session(
-                index=i,
-                start=start,
-                session_id=str(uuid.UUID(int=rng.getrandbits(128), version=4)),
-                svc=rng.choice(SERVICES),
-                topic=rng.choice(filler.TOPICS),
-                chatter=kind < 0.18,
-                long=0.18 <= kind < 0.24,
-                flush=rng.random() < 0.12,
-                zh=rng.random() < 0.1,
-            )
+def _weekday(t: float) -> int:
+    return datetime.fromtimestamp(t, tz=timezone.utc).weekday()
+
+
+def _sessions_of_day(rng: random.Random, ws: Workspace, day: float) -> list[Session]:
+    weekend = _weekday(day) >= 5
+    weights = ws.weekend if weekend else ws.weekday
+    count = rng.choices(range(len(weights)), weights)[0]
+    lo, hi = (10, 16) if weekend else ws.hours
+    t = day + rng.randint(lo * 60, hi * 60) * MINUTE
+    out = []
+    for _ in range(count):
+        if t > day + 21 * HOUR:
+            break
+        session = Session(
+            group=ws.group,
+            workspace=ws.dir,
+            sid=str(uuid.UUID(int=rng.getrandbits(128), version=4)),
+            start=t,
+            comp=rng.choice(ws.comps),
+            topic=rng.choice(ws.topics),
+            zh=rng.random() < ws.zh_share,
         )
+        at = t + rng.randint(8, 25) * MINUTE
+        for i in range(rng.choices((1, 2, 3, 4), (0.25, 0.35, 0.28, 0.12))[0]):
+            if i:
+                at += rng.randint(15, 55) * MINUTE
+            slot = Slot(SESSION, ws.group, at, SESSION_SLOT_CAPACITY, session=session, index=i)
+            session.slots.append(slot)
+        out.append(session)
+        t = session.end + rng.randint(20, 150) * MINUTE
+    return out
+
+
+def build_sessions(rng: random.Random, ws: Workspace) -> list[Session]:
+    sessions: list[Session] = []
+    day = ws.first_session
+    while day <= LAST_SESSION_DAY:
+        if not VACATION[0] <= day < VACATION[1]:
+            sessions += _sessions_of_day(rng, ws, day)
+        day += DAY
     return sessions
 
 
-def place_notes(rng: random.Random, catalog: Catalog, sessions: list[Session]) -> None:
-    """Put every session note into a working session inside its time window.
-
-    Notes of one family (versions of a fact, copies of a problem and its fix)
-    land in distinct sessions; version windows do not overlap, so versions keep
-    their order in time.
-    """
-    working = [s for s in sessions if not s.chatter]
-    last = max(len(sessions) - 1, 1)
-    used: dict[str, set[int]] = {}
-    for note in catalog.notes:
-        if note.where != SESSION:
-            continue
-        taken = used.setdefault(note.family or note.key, set())
-        lo, hi = note.window
-        candidates = [s for s in working if lo <= s.index / last <= hi and s.index not in taken]
-        session = rng.choice(candidates)
-        taken.add(session.index)
-        session.lines.append((note.section, note.text, note.key))
+def session_title(session: Session) -> str:
+    verb = prose.VERBS[int(session.start // DAY) % len(prose.VERBS)]
+    return f"{verb} {session.comp} {session.topic}"
 
 
-def add_unlabelled(rng: random.Random, catalog: Catalog, sessions: list[Session]) -> None:
-    """Distractors (keywords without answers), chatter and transcript filler."""
-    for distractor in catalog.distractors:
-        for session in rng.sample(sessions, rng.randint(*distractor.count)):
-            text = rng.choice(distractor.templates).format(svc=session.svc)
-            session.lines.append(("Notes", text, None))
-    for session in sessions:
-        n = rng.randint(2, 4) if session.chatter else rng.randint(1, 3)
-        for _ in range(n):
-            session.lines.append(("Notes", rng.choice(filler.FILLER).format(svc=session.svc), None))
-        if session.long:
-            for _ in range(rng.randint(14, 18)):
-                text = rng.choice(filler.FILLER).format(svc=rng.choice(SERVICES))
-                session.lines.append(("Transcript notes", text, None))
-    for session in sessions:
-        rng.shuffle(session.lines)
+def session_path(session: Session) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", session_title(session).lower()).strip("-")
+    name = session_file_name(utc_date(session.start), slug, session.sid)
+    return f"{session.workspace}/{SESSIONS_DIR}/{name}"
 
 
-def memory_notes(catalog: Catalog, where: str) -> list[Note]:
-    return [n for n in catalog.notes if n.where == where]
-
-
-def timeline_bounds() -> tuple[float, float, float]:
-    """(first session day, last session day, as_of) of the shipped memory."""
-    return utc_seconds(2026, 1, 5), utc_seconds(2026, 6, 30), utc_seconds(2026, 6, 30, 18)
+def build_memory_file(
+    rng: random.Random, ws: Workspace | None, title: str, intro: str
+) -> MemoryFile:
+    """The initial write and the user's appends, spread over the timeline."""
+    group = None if ws is None else ws.group
+    created = GLOBAL_CREATED if ws is None else ws.memory_created
+    path = MEMORY_FILE if ws is None else f"{ws.dir}/{MEMORY_FILE}"
+    kind = GLOBAL if ws is None else MEMORY
+    memory = MemoryFile(group, path, title, intro)
+    memory.slots.append(Slot(kind, group, created, INITIAL_CAPACITY))
+    first = max(created, START) + 7 * DAY
+    days = sorted(rng.uniform(first, LAST_SESSION_DAY) for _ in range(APPENDS[group]))
+    for i, day in enumerate(days, start=1):
+        at = float(int(day // DAY) * DAY + rng.randint(8 * 60, 22 * 60) * MINUTE)
+        memory.slots.append(Slot(kind, group, at, APPEND_CAPACITY, index=i))
+    memory.slots.sort(key=lambda s: s.at)
+    return memory

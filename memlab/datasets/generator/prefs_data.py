@@ -1,0 +1,156 @@
+"""The user's preferences (global ``MEMORY.md``) and each project's conventions.
+
+A row: (section, text, answer term, questions, topic). ``topic`` (words the
+row shares with everyday session talk) marks rows that can be asked as
+``evergreen-crowded``: sessions then repeat the topic without the answer.
+"""
+# ruff: noqa: E501
+
+from __future__ import annotations
+
+Pref = tuple[str, str, str, tuple[str, ...], str]
+
+# fmt: off
+GLOBAL_PREFS: tuple[Pref, ...] = (
+    ("Tools", "I use Neovim with the LazyVim distribution; do not suggest VS Code settings.", "LazyVim", ("which editor do I use", "my editor setup"), "editor"),
+    ("Tools", "My shell is fish 3.7 with the starship prompt.", "fish 3.7", ("which shell do I use", "what shell and prompt do I have"), "shell"),
+    ("Git", "Commit messages follow Conventional Commits with a scope, and the subject stays under 72 characters.", "under 72 characters", ("how should commit messages be written", "commit message style"), "commit message"),
+    ("Git", "Branch names look like `sam/<ticket>-<short-slug>`.", "sam/<ticket>", ("how do I name branches", "branch naming convention"), "branch"),
+    ("Git", "Keep pull requests under about 400 changed lines and split anything bigger.", "400 changed lines", ("how big should a pull request be", "max pull request size"), "pull request"),
+    ("Code style", "For bug fixes write the failing test first, then the fix, in separate commits.", "failing test first", ("how do I like bug fixes to be structured", "do I write the test before the fix"), "bug fix"),
+    ("Communication", "Explain things to me in English; Chinese is fine when quoting teammates.", "Chinese is fine when quoting", ("which language should explanations be in",), ""),
+    ("Machine", "I work from Lisbon, so nothing should be scheduled before 09:00 local time.", "Lisbon", ("what timezone am I in", "where do I work from"), ""),
+    ("Machine", "The laptop is a MacBook Pro M3 with 36 GB, and Docker Desktop gets 12 GB of it.", "36 GB", ("what machine do I work on", "how much memory does my laptop have"), "laptop"),
+    ("Tools", "Use pnpm for JavaScript projects, never npm or yarn.", "never npm or yarn", ("which JavaScript package manager do I prefer",), "package manager"),
+    ("Tools", "Python projects use uv for environments and ruff for linting.", "uv for environments", ("which python tooling do I prefer", "how do I manage python environments"), "python environment"),
+    ("Code style", "Format on save, with prettier at printWidth 100 for TypeScript.", "printWidth 100", ("what prettier settings do I use", "line width for TypeScript formatting"), "formatting"),
+    ("Code style", "Prefer returning typed errors over throwing in library code.", "typed errors over throwing", ("how do I like errors handled in library code",), "error handling"),
+    ("Code style", "Comments explain why, not what, and there is no commented-out code in commits.", "no commented-out code", ("what are my rules for code comments",), "comments"),
+    ("Code style", "Ask before adding a new runtime dependency; dev dependencies are fine.", "new runtime dependency", ("can I add dependencies without asking",), "dependency"),
+    ("Communication", "When reviewing, lead with blocking issues and label nits as nits.", "label nits as nits", ("how do I like code review comments structured",), "review comments"),
+    ("Communication", "No meetings on Wednesdays, that is my focus day.", "focus day", ("which day do I keep free of meetings",), "meeting"),
+    ("Writing", "Docs are written in Markdown with one sentence per line.", "one sentence per line", ("how do I write docs", "markdown style for documentation"), "docs"),
+    ("Tools", "tmux uses the prefix Ctrl-a, and sessions are named after the repo.", "Ctrl-a", ("what is my tmux prefix",), "tmux"),
+    ("Git", "Always `git pull --rebase`; merge commits from pulls are not welcome.", "git pull --rebase", ("rebase or merge when pulling",), "rebase"),
+    ("Git", "Commits are signed with my SSH key through `gpg.format ssh`.", "gpg.format ssh", ("how are my commits signed",), "signed commits"),
+    ("Code style", "Structured logs use snake_case keys and no string interpolation in messages.", "snake_case keys", ("how should log messages be written",), "log messages"),
+    ("Code style", "Prefer full words in names, with abbreviations only for well-known ones like id or url.", "abbreviations only for well-known ones", ("naming conventions I prefer",), "naming"),
+    ("Code style", "SQL is written with lowercase keywords, one clause per line, and CTEs over subqueries.", "CTEs over subqueries", ("how do I like SQL formatted",), "sql"),
+    ("Code style", "Test names read as sentences describing behaviour.", "read as sentences", ("how should tests be named",), "test names"),
+    ("Communication", "Never paste secrets into prompts; read them with `op read` from 1Password instead.", "op read", ("how do I handle secrets when working with you",), ""),
+    ("Communication", "Ping me on Signal only for production incidents.", "Signal only", ("when can you ping me outside work",), ""),
+    ("Communication", "Keep answers short and direct, and show the command first, then explain.", "show the command first", ("how do I like answers formatted",), ""),
+    ("Tools", "The terminal uses Solarized Light with the Berkeley Mono font.", "Berkeley Mono", ("which font do I use in the terminal",), "terminal"),
+    ("Tools", "I debug front ends in Firefox Developer Edition.", "Firefox Developer Edition", ("which browser do I debug with",), ""),
+    ("Writing", "Diagrams in docs are Mermaid code blocks, never images.", "Mermaid", ("how do I draw diagrams in docs",), "diagram"),
+    ("Writing", "Dates in docs and logs are ISO 8601 in UTC.", "ISO 8601 in UTC", ("which date format do I use",), "dates"),
+    ("Machine", "I type on a split keyboard with a Colemak layout, so never assume QWERTY shortcuts.", "Colemak", ("which keyboard layout do I use",), ""),
+    ("Communication", "I review pull requests twice a day, at 10:00 and 16:00.", "at 10:00 and 16:00", ("when do I review pull requests",), "review"),
+    ("Code style", "Feature flags are removed within two weeks after the full rollout.", "within two weeks after the full rollout", ("how long do feature flags stay after rollout",), "feature flag"),
+    ("Code style", "TODO comments must carry a ticket number like `TODO(LL-123)`.", "TODO(LL-123)", ("how do I write TODO comments",), "todo"),
+    ("Code style", "TypeScript runs in strict mode with `noUncheckedIndexedAccess` on.", "noUncheckedIndexedAccess", ("which TypeScript compiler options do I insist on",), "typescript"),
+    ("Code style", "Go code goes through gofumpt and golangci-lint before every commit.", "gofumpt", ("which Go formatter do I use",), ""),
+    ("Code style", "Python code is fully typed and checked with `mypy --strict`.", "mypy --strict", ("how strict is python type checking",), "type checking"),
+    ("Communication", "Never run `git push --force` without asking me first.", "git push --force", ("can you force push",), ""),
+    ("Machine", "Screenshots go to ~/Pictures/shots, named by date.", "~/Pictures/shots", ("where do my screenshots go",), ""),
+    ("Machine", "Dotfiles are managed with chezmoi.", "chezmoi", ("how are my dotfiles managed",), ""),
+    ("Writing", "Personal notes go to Obsidian and never into a repo.", "Obsidian", ("where do I keep personal notes",), "notes"),
+    ("Writing", "Prefer links to official docs over blog posts in explanations.", "official docs over blog posts", ("what sources do I prefer in explanations",), ""),
+    ("Writing", "Every user-facing change gets a line in CHANGELOG.md under Unreleased.", "under Unreleased", ("where do user-facing changes get recorded",), "changelog"),
+    ("Code style", "Two-space indentation everywhere except Go and Makefiles.", "Two-space indentation", ("tabs or spaces",), "indentation"),
+    ("Tools", "HTTP examples use httpie rather than curl.", "httpie", ("which HTTP client do I use in examples",), "http client"),
+    ("Tools", "JSON on the command line goes through jq, with gron for exploring.", "gron", ("how do I explore JSON on the command line",), "json"),
+    ("Git", "Squash to at most five commits before opening a pull request.", "at most five commits", ("how many commits per pull request",), "commits"),
+    ("Git", "Release tags follow vMAJOR.MINOR.PATCH and are created by CI only.", "created by CI only", ("who creates release tags",), "tags"),
+    ("Code style", "Prefer composition over inheritance, with no class hierarchy deeper than two.", "deeper than two", ("how deep may class hierarchies go",), "inheritance"),
+    ("Code style", "Public functions get docstrings with one example each.", "one example each", ("what do public functions need in their docstrings",), "docstrings"),
+    ("Code style", "Magic numbers become named constants at module level.", "named constants at module level", ("what do I do with magic numbers",), "constants"),
+    ("Code style", "Environment variables are read in one config module, never scattered.", "read in one config module", ("where should environment variables be read",), "environment variables"),
+    ("Code style", "Time is passed into logic, never read from the clock inside it.", "never read from the clock inside it", ("how should code get the current time",), "clock"),
+    ("Code style", "Prefer table-driven tests for pairs of input and expected output.", "table-driven tests", ("which test style do I prefer for input and output cases",), "test style"),
+    ("Writing", "Commit bodies explain the why in at most three short paragraphs.", "at most three short paragraphs", ("how long should commit bodies be",), "commit body"),
+    ("Writing", "A README starts with a one-line purpose and a quick start.", "one-line purpose", ("how should a README start",), "readme"),
+    ("Writing", "Docs use British spelling, as in behaviour, colour and licence.", "British spelling", ("which spelling do I use in docs",), "spelling"),
+    ("Communication", "Flag uncertainty explicitly instead of guessing an answer.", "Flag uncertainty explicitly", ("what should you do when unsure",), ""),
+    ("Communication", "A session summary lists the open questions first.", "lists the open questions first", ("what goes first in a session summary",), ""),
+    ("Communication", "Propose a plan before editing more than three files.", "more than three files", ("when should you propose a plan first",), "plan"),
+    ("Machine", "Homebrew packages are listed in a Brewfile kept with the dotfiles.", "Brewfile", ("where are my homebrew packages listed",), "homebrew"),
+    ("Machine", "Local databases run in containers and nothing runs through brew services.", "nothing runs through brew services", ("how do I run local databases",), "local database"),
+    ("Machine", "The laptop backs up to Time Machine every night and to Backblaze every week.", "Backblaze", ("how is my laptop backed up",), "backup"),
+    ("Tools", "TablePlus is my database GUI for Postgres.", "TablePlus", ("which database GUI do I use",), "database gui"),
+    ("Tools", "Git diffs go through delta in side-by-side mode.", "delta in side-by-side mode", ("how do I view git diffs",), "diff"),
+    ("Tools", "Spreadsheets are Google Sheets, never Excel files in a repo.", "never Excel files", ("which spreadsheet tool do I use",), "spreadsheets"),
+    ("Tools", "Presentations are written in Marp from Markdown.", "Marp", ("how do I make slides",), "slides"),
+    ("Git", "Never commit directly to main; even one-line fixes go through a pull request.", "even one-line fixes go through a pull request", ("can I commit straight to main",), "main branch"),
+    ("Git", "Stashes older than a week get deleted, so keep work on branches.", "older than a week get deleted", ("how long do I keep git stashes",), "stash"),
+    ("Code style", "Early returns over nested conditionals.", "Early returns over nested conditionals", ("how do I like conditionals structured",), "conditionals"),
+    ("Code style", "No abbreviations in public APIs, not even cfg or ctx.", "not even cfg or ctx", ("are abbreviations allowed in public APIs",), "public api"),
+    ("Code style", "Regular expressions longer than one line get a comment per part.", "a comment per part", ("how should long regular expressions be written",), "regex"),
+    ("Writing", "Headings in docs use sentence case.", "sentence case", ("which case do doc headings use",), "headings"),
+    ("Writing", "Error messages say what happened and what to do next, in one line.", "what to do next, in one line", ("how should error messages be worded",), "error messages"),
+    ("Communication", "Use my first name, Sam, and skip greetings in answers.", "skip greetings", ("how should you address me",), ""),
+    ("Communication", "When a task takes longer than an hour, check in with a short status.", "longer than an hour", ("when should you send me a status update",), "status"),
+    ("Machine", "Work happens on an external 32-inch monitor in portrait mode.", "portrait mode", ("what monitor setup do I have",), "monitor"),
+)
+
+# Chinese rows: the questions keep Chinese keywords of three or more characters apart.
+ZH_PREFS: tuple[Pref, ...] = (
+    ("Communication", "和产品经理沟通时用中文，代码注释一律用英文。", "代码注释一律用英文", ("代码注释 用什么语言", "和产品经理沟通时 用什么语言"), ""),
+    ("Communication", "周报每周五下午五点前发到团队群里。", "周五下午五点前", ("周报每周 什么时候发",), ""),
+    ("Writing", "会议纪要统一放在飞书文档的团队周会文件夹。", "团队周会文件夹", ("会议纪要 放在哪里",), ""),
+)
+
+WORKSPACE_PREFS: dict[str, tuple[Pref, ...]] = {
+    "ledgerline": (
+        ("Conventions", "Currency codes are ISO 4217 strings in upper case, never enums.", "ISO 4217", ("how are currency codes stored",), "currency"),
+        ("Conventions", "Every event on Kafka carries a `schema_version` field.", "schema_version", ("what field must every kafka event have",), "events"),
+        ("Conventions", "Log lines never include card numbers because the PAN masker runs in the logger.", "PAN masker", ("how are card numbers kept out of logs",), "card numbers"),
+        ("Conventions", "Unfinished work merges behind a flag, so main is always releasable.", "main is always releasable", ("can unfinished features merge to main",), "releasable"),
+        ("Conventions", "Money amounts are integers in minor units, never floats.", "integers in minor units", ("how are money amounts represented",), "amounts"),
+        ("Conventions", "Every public endpoint takes an `Idempotency-Key` header.", "Idempotency-Key", ("which header makes requests idempotent",), "idempotency"),
+        ("Conventions", "Database migrations are forward-only; a new migration undoes an old one.", "forward-only", ("can migrations be rolled back",), "migration"),
+        ("Conventions", "New ids are UUIDv7 so they sort by creation time.", "UUIDv7", ("which UUID version do we use for ids",), "ids"),
+        ("Conventions", "API errors follow RFC 9457 problem details.", "RFC 9457", ("what format do API errors use",), "api errors"),
+        ("Conventions", "Service-to-service calls go through the internal SDK in `packages/rpc`, never raw fetch.", "packages/rpc", ("how do services call each other",), ""),
+        ("Conventions", "Amounts in JSON are strings because numbers above 2^53 lose precision.", "2^53", ("why are amounts strings in JSON",), ""),
+        ("Conventions", "Time zones are stored as IANA names and timestamps as UTC.", "IANA names", ("how are time zones stored",), "time zones"),
+    ),
+    "tidepool": (
+        ("Conventions", "Timestamps in the lake are UTC microseconds since the epoch.", "UTC microseconds", ("how are timestamps stored in the lake",), "timestamps"),
+        ("Conventions", "Every table lists its steward in `lake/stewards.yaml`.", "lake/stewards.yaml", ("where are table stewards listed",), "stewards"),
+        ("Conventions", "Experiments are tracked in MLflow under the team workspace.", "MLflow", ("where are experiments tracked",), "experiments"),
+        ("Conventions", "Large rebuilds run on the spot pool and must be idempotent per partition.", "spot pool", ("where do large rebuilds run",), "rebuilds"),
+        ("Conventions", "Dataset paths follow `s3://tidepool-lake/<domain>/<table>/dt=YYYY-MM-DD/`.", "tidepool-lake", ("what layout do dataset paths follow",), "dataset paths"),
+        ("Conventions", "Feature names are snake_case and prefixed with their entity, like `merchant_txn_count_7d`.", "merchant_txn_count_7d", ("how are features named",), "feature names"),
+        ("Conventions", "Every DAG sets `max_active_runs=1` unless a backfill needs more.", "max_active_runs=1", ("how many active runs may a DAG have",), "dag"),
+        ("Conventions", "Models are promoted only after a shadow run of at least seven days.", "shadow run of at least seven days", ("when can a model be promoted",), "promotion"),
+        ("Conventions", "Notebooks never go to production; the code moves into a module first.", "Notebooks never go to production", ("can notebook code run in production",), "notebook"),
+        ("Conventions", "Random seeds are fixed at 1337 in training configs.", "fixed at 1337", ("which random seed do training configs use",), "seed"),
+        ("Conventions", "Parquet files are written with zstd compression and row groups of 128 MB.", "zstd compression", ("how are parquet files compressed",), "parquet"),
+        ("Conventions", "PII columns are hashed with the `pii_hash` UDF before they leave the raw zone.", "pii_hash", ("how is PII handled in the lake",), "pii"),
+    ),
+    "beacon": (
+        ("Conventions", "Device software versions are semver with a build suffix like `2.4.1+b812`.", "2.4.1+b812", ("what do device software versions look like",), "versions"),
+        ("Conventions", "Time series are downsampled to one-minute buckets after seven days.", "one-minute buckets", ("when is telemetry downsampled",), "downsampling"),
+        ("Conventions", "Every NATS subject is versioned like `telemetry.v1.<tenant>`.", "telemetry.v1.<tenant>", ("how are NATS subjects named",), "subjects"),
+        ("Conventions", "Devices retry with exponential backoff capped at fifteen minutes.", "capped at fifteen minutes", ("how do devices back off on failure",), "backoff"),
+        ("Conventions", "Device IDs are 12-character Crockford base32 strings.", "Crockford base32", ("what format do device IDs have",), "device ids"),
+        ("Conventions", "All MQTT topics start with `bc/v2/<tenant>/`.", "bc/v2/<tenant>/", ("what prefix do MQTT topics use",), "mqtt topics"),
+        ("Conventions", "Errors are wrapped with %w and never logged twice.", "never logged twice", ("how should errors be wrapped and logged",), "errors"),
+        ("Conventions", "Telemetry timestamps come from the device, not from the server clock.", "not from the server clock", ("which clock do telemetry timestamps use",), "timestamps"),
+        ("Conventions", "Firmware images are signed with Ed25519 and the public key is baked into the bootloader.", "Ed25519", ("how are firmware images signed",), "firmware"),
+        ("Conventions", "Context deadlines are set at the edge and passed down, never created inside handlers.", "set at the edge", ("where are context deadlines set",), "deadlines"),
+        ("Conventions", "Protobuf field numbers are never reused, only reserved.", "never reused, only reserved", ("can protobuf field numbers be reused",), "protobuf"),
+        ("Conventions", "Metric names carry the service prefix and use seconds as the unit.", "seconds as the unit", ("how are metrics named",), "metrics"),
+    ),
+}
+# fmt: on
+
+# Lines about a topic that state nothing (they crowd out a preference kept in MEMORY.md).
+TOPIC_DISTRACTORS = (
+    "The {topic} question came up again while working on {comp}.",
+    "Talked about {topic} with {person} during the {comp} review.",
+    "Nothing new on {topic} today; kept going with {comp}.",
+    "A {topic} nit in the {comp} diff, fixed it.",
+    "Looked up what we usually do about {topic} before changing {comp}.",
+)
