@@ -6,7 +6,11 @@
 * ``from_dict`` builds any of them from plain data and rejects unknown keys with a
   did-you-mean message; ``with_overrides`` applies dotted paths
   (``"mmr.lambda"``, ``"source_weights.session"``) — the grid-file syntax of sweeps.
-* Profiles: ``grok-c0`` (default, the seed) and ``grok-2026-08`` (the later release).
+* Profiles: ``grok-c0`` (default, the seed) and ``grok-2026-08`` (the later release);
+  ``standard-ir`` is the standard IR protocol, for numbers comparable with published
+  BM25 tables (BEIR and the like): no decay, ``min_score`` 0, deep lists (100 hits),
+  text only, no evergreen supplement, the porter tokenizer, judged per file (the
+  document) — ``memlab compare DATASET --profile standard-ir``.
 """
 
 from __future__ import annotations
@@ -216,6 +220,9 @@ class MemlabConfig:
     search: SearchConfig = field(default_factory=SearchConfig)
     watcher: WatcherConfig = field(default_factory=WatcherConfig)
     dream: DreamConfig = field(default_factory=DreamConfig)
+    # What evaluation judges a ranking by: "chunk" (the hits c0 returns) or "file"
+    # (each file at its best chunk: the document of standard IR); --unit overrides it.
+    unit: str = "chunk"
 
 
 def _check(ok: bool, message: str) -> None:
@@ -231,6 +238,18 @@ PROFILES: dict[str, MemlabConfig] = {
         profile="grok-2026-08",
         search=SearchConfig(min_score=0.7, half_life_days=30.0, mmr=MmrConfig(enabled=True)),
         dream=DreamConfig(min_hours=24.0, min_sessions=5, check_interval_secs=3600.0),
+    ),
+    "standard-ir": MemlabConfig(
+        profile="standard-ir",
+        index=IndexConfig(tokenizer="porter"),
+        search=SearchConfig(
+            max_results=100,
+            min_score=0.0,
+            half_life_days=None,
+            evergreen_supplement=False,
+            vectors=False,
+        ),
+        unit="file",
     ),
 }
 DEFAULT_PROFILE = "grok-c0"

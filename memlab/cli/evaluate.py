@@ -6,12 +6,14 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from memlab.cli.args import comma_list
+from memlab.cli.args import comma_list, named_file
 from memlab.cli.options import add_config_args, parse_assignments, read_config_file, resolve_config
 from memlab.config import (
     DEFAULT_PROFILE,
     TOKENIZERS,
     DreamConfig,
+    IndexConfig,
+    MemlabConfig,
     SearchConfig,
     flatten,
     profile,
@@ -23,6 +25,7 @@ from memlab.eval.runs import DEFAULT_RUNS
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from memlab.eval.external import RunFile
     from memlab.eval.prepare import Prepared
     from memlab.eval.runs import Run
 
@@ -42,6 +45,15 @@ def register(sub: Any) -> None:
         default=",".join(DEFAULT_RUNS),
         help="comma-separated: fts, hybrid, mmr, openclaw, rrf, basic-memory, ranker@profile, "
         "or NAME=FILE.yaml (a profile and search settings); the first is the baseline",
+    )
+    c.add_argument(
+        "--run",
+        action="append",
+        default=[],
+        type=named_file,
+        metavar="NAME=FILE.trec",
+        help="a TREC run from elsewhere, scored on the same judgements (repeatable; chunk "
+        "ids 'path:i', or file paths with --unit file); listed after --runs",
     )
     c.add_argument(
         "--test",
@@ -64,8 +76,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--unit",
         choices=["chunk", "file"],
-        default="chunk",
-        help="rank chunks (default) or files (a file at its best chunk's rank)",
+        help="judge chunks or files (a file at its best chunk's rank); default: the "
+        "profile's (chunk; file for standard-ir)",
     )
     p.add_argument(
         "--measures", type=comma_list, default=",".join(DEFAULT_MEASURES), help="comma-separated"
@@ -115,6 +127,26 @@ def base_config(args: argparse.Namespace) -> SearchConfig:
     ].search
 
 
+def chosen_profile(args: argparse.Namespace) -> MemlabConfig:
+    """The profile the command starts from: ``--profile``, else the ``--config`` file's."""
+    data = read_config_file(getattr(args, "config", None), "search")
+    return profile(str(getattr(args, "profile", None) or data.get("profile") or DEFAULT_PROFILE))
+
+
+def unit_of(args: argparse.Namespace) -> str:
+    """``--unit``, else the profile's (``file`` for ``standard-ir``)."""
+    return str(getattr(args, "unit", None) or chosen_profile(args).unit)
+
+
+def tokenizer_of(args: argparse.Namespace) -> str | None:
+    """``--tokenizer``, else a profile's own (porter for ``standard-ir``), else None: the
+    dataset's."""
+    if getattr(args, "tokenizer", None):
+        return str(args.tokenizer)
+    wanted = chosen_profile(args).index.tokenizer
+    return wanted if wanted != IndexConfig().tokenizer else None
+
+
 def dream_config(args: argparse.Namespace) -> DreamConfig:
     """The Dream settings of the replay: the profile's, the ``--config`` file's ``dream``
     section, then ``--set dream.KEY=VALUE``."""
@@ -143,7 +175,7 @@ def prepared_from(args: argparse.Namespace) -> Prepared:
     return prepare_dataset(
         selected_dataset(args),
         embedder=args.embedder,
-        tokenizer=args.tokenizer,
+        tokenizer=tokenizer_of(args),
         chunk_bytes=args.chunk_bytes,
         chunk_overlap=args.chunk_overlap,
         dream=None if args.dream is None else args.dream == "on",
@@ -153,7 +185,7 @@ def prepared_from(args: argparse.Namespace) -> Prepared:
     )
 
 
-def _run(args: argparse.Namespace, runs: Mapping[str, SearchConfig | Run]) -> int:
+def _run(args: argparse.Namespace, runs: Mapping[str, SearchConfig | Run | RunFile]) -> int:
     from memlab.eval.experiment import run_experiment, summary_text
 
     measures = [m.strip() for m in args.measures.split(",") if m.strip()]
@@ -162,7 +194,7 @@ def _run(args: argparse.Namespace, runs: Mapping[str, SearchConfig | Run]) -> in
         runs,
         base=base_config(args),
         measures=measures,
-        unit=args.unit,
+        unit=unit_of(args),
         test=getattr(args, "test", "t"),
         out=args.out,
     )
@@ -198,9 +230,16 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
+    from memlab.errors import ConfigError
+    from memlab.eval.external import parse_run_files
     from memlab.eval.runs import parse_run_specs
 
-    return _run(args, parse_run_specs(args.runs, base=base_config(args)))
+    runs: dict[str, Run | RunFile] = dict(parse_run_specs(args.runs, base=base_config(args)))
+    for name, run_file in parse_run_files(args.run).items():
+        if name in runs:
+            raise ConfigError(f"run '{name}' is named twice; give each run its own name")
+        runs[name] = run_file
+    return _run(args, runs)
 
 
 def cmd_warmup(args: argparse.Namespace) -> int:

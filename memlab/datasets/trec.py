@@ -29,6 +29,7 @@ from pathlib import Path
 from memlab.datasets.jsonl import decode_lines
 from memlab.datasets.problems import ValidationReport
 from memlab.errors import DatasetError
+from memlab.safefs import read_bytes
 
 Qrels = dict[str, dict[str, int]]
 Run = dict[str, dict[str, float]]
@@ -65,6 +66,14 @@ def _decode_escapes(run: str) -> str:
         out.append(ch if keep else run[3 * i : 3 * (i + size)])
         i += size
     return "".join(out)
+
+
+MAX_TREC_BYTES = 1024 * 1024 * 1024  # a TREC file larger than 1 GiB is refused
+
+
+def _read(path: Path) -> bytes:
+    """A qrels or run file the user names: a regular file (never a FIFO or device), capped."""
+    return read_bytes(path, root=None, max_bytes=MAX_TREC_BYTES).data
 
 
 def _check_ids(qid: str, doc: str, what: str) -> None:
@@ -118,7 +127,7 @@ def read_qrels(path: str | Path) -> Qrels:
     path = Path(path)
     report = ValidationReport(path)
     qrels: Qrels = {}
-    lines = decode_lines(path.read_bytes(), path.name, report)
+    lines = decode_lines(_read(path), path.name, report)
     for number, qid, doc, grade, _ in parse_qrels(lines, path.name, report):
         judged = qrels.setdefault(qid, {})
         if doc in judged:
@@ -155,7 +164,7 @@ def read_run(path: str | Path) -> Run:
     path = Path(path)
     report = ValidationReport(path)
     run: Run = {}
-    for number, text in decode_lines(path.read_bytes(), path.name, report):
+    for number, text in decode_lines(_read(path), path.name, report):
         if not text.strip():
             continue
         cols = text.split()

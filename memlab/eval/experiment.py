@@ -12,7 +12,11 @@ writes::
     compare.csv      every run against the first, per measure
     per_category.csv mean per run, category and measure
     manifest.json    what produced these numbers (DESIGN invariant 6)
-    runs/<run>.trec  the rankings as TREC runs
+    runs/            every run as TREC files with the judgements it was scored with,
+                     at chunk and file level (``memlab.eval.trec_out``)
+
+A run is a ranker name, a configuration (``Run``), or a TREC file from elsewhere
+(``memlab.eval.external.RunFile``), scored on the same judgements.
 """
 
 from __future__ import annotations
@@ -26,10 +30,19 @@ from typing import Any
 import pandas as pd
 
 from memlab.config import SearchConfig
-from memlab.datasets import Dataset, write_run
+from memlab.datasets import Dataset
 from memlab.errors import ConfigError
 from memlab.eval.coverage import gap_warning, pool_depth, pooled_configs, run_coverage
-from memlab.eval.evaluate import aggregate, compare, evaluate_run, per_category
+from memlab.eval.evaluate import (
+    UNITS,
+    aggregate,
+    compare,
+    evaluate_run,
+    measured_qrels,
+    per_category,
+    unit_qrels,
+)
+from memlab.eval.external import RunFile, external_result
 from memlab.eval.manifest import build_manifest, write_json
 from memlab.eval.measures import DEFAULT_MEASURES, DEFAULT_TOKEN_BUDGET, NUGGET_MEASURES
 from memlab.eval.memory import Memory
@@ -44,6 +57,7 @@ from memlab.eval.runs import (
     run_config,
 )
 from memlab.eval.timeline import Timeline
+from memlab.eval.trec_out import write_trec
 
 log = logging.getLogger("memlab")
 
@@ -59,6 +73,8 @@ class Experiment:
     categories: pd.DataFrame
     manifest: dict[str, Any]
     warnings: list[str] = field(default_factory=list)
+    # {run: {unit: qrels}}: the judgements each run was scored with (runs/<run>.qrels)
+    qrels: dict[str, dict[str, dict[str, dict[str, int]]]] = field(default_factory=dict)
 
     def table(self, measures: Sequence[str] | None = None) -> pd.DataFrame:
         """Aggregated means as a wide table: one row per run, one column per measure."""
@@ -71,7 +87,7 @@ class Experiment:
 
 def run_experiment(
     dataset: str | Path | Dataset | Prepared,
-    runs: Sequence[str] | Mapping[str, SearchConfig | Run] = DEFAULT_RUNS,
+    runs: Sequence[str] | Mapping[str, SearchConfig | Run | RunFile] = DEFAULT_RUNS,
     *,
     base: SearchConfig | None = None,
     measures: Sequence[str] = DEFAULT_MEASURES,
@@ -81,7 +97,8 @@ def run_experiment(
     out: str | Path | None = None,
     seed: int = 0,
 ) -> Experiment:
-    """Evaluate ``runs`` (names, or {name: config or ``Run``}) on a prepared dataset.
+    """Evaluate ``runs`` (names, or {name: config, ``Run`` or ``RunFile``}) on a prepared
+    dataset.
 
     ``dataset`` is a ``Prepared`` (``prepare_dataset(path, embedder=..., tokenizer=...,
     dream=...)``), or a folder / ``Dataset`` prepared with its defaults (shipped
@@ -89,12 +106,18 @@ def run_experiment(
     """
     prepared = prepare_dataset(dataset)
     ds = prepared.dataset
+    order = list(runs)
+    files = (
+        {k: v for k, v in runs.items() if isinstance(v, RunFile)}
+        if isinstance(runs, Mapping)
+        else {}
+    )
     specs = (
-        {k: as_run(v) for k, v in runs.items()}
+        {k: as_run(v) for k, v in runs.items() if not isinstance(v, RunFile)}
         if isinstance(runs, Mapping)
         else {k: Run(c) for k, c in ranker_configs(runs, base or SearchConfig()).items()}
     )
-    if not specs:
+    if not specs and not files:
         raise ConfigError("no runs to evaluate; pass e.g. runs=['fts', 'hybrid', 'mmr']")
     configs = {name: spec.config for name, spec in specs.items()}
     warnings = _check_vectors(prepared, configs)
@@ -105,6 +128,7 @@ def run_experiment(
         by_memory.setdefault(key, {})[name] = spec
     results: dict[str, RunResult] = {}
     frames = []
+    qrels: dict[str, dict[str, dict[str, dict[str, int]]]] = {}
     for (memory, keywords), group in by_memory.items():
         timeline = prepared.timeline(
             needed_limit(group),
@@ -118,10 +142,18 @@ def run_experiment(
             results[name] = result
             frames.append(evaluate_run(timeline, result, measures, unit=unit, budget=budget))
             warnings += _gap(timeline, name, spec, result)
-    results = {name: results[name] for name in specs}
+            qrels[name] = _unit_qrels(timeline)
+    for name, run_file in files.items():
+        timeline = prepared.judged()
+        qrels[name] = _unit_qrels(timeline)
+        result, notes = external_result(name, run_file, ds, qrels[name][unit])
+        results[name] = result
+        frames.append(evaluate_run(timeline, result, measures, unit=unit, budget=budget))
+        warnings += notes
+    results = {name: results[name] for name in order}
     warnings += [w for w in prepared.warnings if w not in warnings]
     perquery = pd.concat(frames, ignore_index=True)
-    perquery = pd.concat([perquery[perquery["run"] == name] for name in specs], ignore_index=True)
+    perquery = pd.concat([perquery[perquery["run"] == name] for name in order], ignore_index=True)
     aggregated = aggregate(perquery, seed=seed)
     compared = compare(perquery, next(iter(results)), test=test, seed=seed)
     manifest = build_manifest(
@@ -134,6 +166,11 @@ def run_experiment(
         seed=seed,
         budget=budget,
     )
+    for name, run_file in files.items():
+        manifest["runs"][name] = {
+            "external": {"file": run_file.path.name, "digest": run_file.digest()},
+            "degraded_queries": 0,
+        }
     exp = Experiment(
         ds,
         prepared,
@@ -144,6 +181,7 @@ def run_experiment(
         per_category(perquery),
         manifest,
         warnings,
+        qrels,
     )
     if out is not None:
         write_outputs(exp, Path(out))
@@ -162,6 +200,11 @@ def _gap(timeline: Timeline, name: str, spec: Run, result: RunResult) -> list[st
     pooled = spec.config in pooled_configs(ds.path, k)
     warning = gap_warning(cov, ds.path, spec.spec or name, pooled=pooled)
     return [warning] if warning else []
+
+
+def _unit_qrels(timeline: Timeline) -> dict[str, dict[str, dict[str, int]]]:
+    """The judgements the IR measures score, at every unit."""
+    return {u: measured_qrels(timeline, unit_qrels(timeline, u)) for u in UNITS}
 
 
 def _check_vectors(prepared: Prepared, configs: dict[str, SearchConfig]) -> list[str]:
@@ -183,26 +226,8 @@ def write_outputs(exp: Experiment, out: Path) -> None:
     exp.compared.to_csv(out / "compare.csv", index=False)
     exp.categories.to_csv(out / "per_category.csv", index=False)
     write_json(out / "manifest.json", exp.manifest)
-    (out / "runs").mkdir(exist_ok=True)
     for name, result in exp.runs.items():
-        run = {
-            qid: dict(zip(ids, _strict(result.scores[qid]), strict=True))
-            for qid, ids in result.rankings.items()
-            if ids
-        }
-        write_run(out / "runs" / f"{name}.trec", run, tag=name, sort=False)
-
-
-def _strict(scores: list[float]) -> list[float]:
-    """Display scores rounded to 6 decimals and made strictly decreasing (clamped ties
-    at 1.0 become 0.999999, …), so a TREC reader that sorts by score keeps memlab's order."""
-    out: list[float] = []
-    for s in scores:
-        s = round(s, 6)
-        if out and s >= out[-1]:
-            s = round(out[-1] - 1e-6, 6)
-        out.append(s)
-    return out
+        write_trec(out / "runs", result, exp.qrels.get(name, {}))
 
 
 def summary_text(exp: Experiment, measures: Sequence[str] = ("nDCG@10", "R@5", "RR")) -> str:
