@@ -253,6 +253,8 @@ PROFILES: dict[str, MemlabConfig] = {
     ),
 }
 DEFAULT_PROFILE = "grok-c0"
+# The profiles that reproduce the agent's releases (standard-ir is an evaluation protocol).
+RELEASES = ("grok-c0", "grok-2026-08")
 
 
 def profile(name: str = DEFAULT_PROFILE) -> MemlabConfig:
@@ -266,6 +268,7 @@ def profile(name: str = DEFAULT_PROFILE) -> MemlabConfig:
 __all__ = [
     "DEFAULT_PROFILE",
     "PROFILES",
+    "RELEASES",
     "ChunkingConfig",
     "DreamConfig",
     "IndexConfig",

@@ -21,6 +21,7 @@ from memlab.config import (
 )
 from memlab.eval.measures import DEFAULT_MEASURES
 from memlab.eval.runs import DEFAULT_RUNS
+from memlab.eval.significance import FAMILIES
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -60,6 +61,19 @@ def register(sub: Any) -> None:
         choices=["t", "fisher"],
         default="t",
         help="paired t-test (default) or Fisher randomisation",
+    )
+    c.add_argument(
+        "--family",
+        choices=FAMILIES,
+        default="measure",
+        help="the Holm family: each measure's comparisons (default), every test of the "
+        "table (all), or no correction (none)",
+    )
+    c.add_argument(
+        "--table",
+        choices=["markdown", "latex"],
+        help="also print every pair of runs tested, as a table for papers and slides "
+        "(--out writes table.md and table.tex in any case)",
     )
     c.set_defaults(func=cmd_compare)
 
@@ -186,7 +200,8 @@ def prepared_from(args: argparse.Namespace) -> Prepared:
 
 
 def _run(args: argparse.Namespace, runs: Mapping[str, SearchConfig | Run | RunFile]) -> int:
-    from memlab.eval.experiment import run_experiment, summary_text
+    from memlab.eval.compare_view import compare_text
+    from memlab.eval.experiment import run_experiment
 
     measures = [m.strip() for m in args.measures.split(",") if m.strip()]
     exp = run_experiment(
@@ -196,28 +211,22 @@ def _run(args: argparse.Namespace, runs: Mapping[str, SearchConfig | Run | RunFi
         measures=measures,
         unit=unit_of(args),
         test=getattr(args, "test", "t"),
+        family=getattr(args, "family", "measure"),
         out=args.out,
     )
     if args.json:
         print(json.dumps(exp.aggregated.to_dict(orient="records"), indent=2))
         return 0
-    print(summary_text(exp, [m for m in measures if m != "NumQ"][:3]))
-    if len(exp.runs) > 1 and not exp.compared.empty:
-        main = exp.compared[exp.compared["measure"].isin(measures)]
-        cols = [
-            "run",
-            "measure",
-            "delta",
-            "ci_low",
-            "ci_high",
-            "p",
-            "p_holm",
-            "wins",
-            "ties",
-            "losses",
-            "n",
-        ]
-        print(main[cols].to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    print(compare_text(exp, measures))
+    if getattr(args, "table", None):
+        from memlab.eval.significance import pairwise_table
+
+        table = pairwise_table(
+            exp.perquery, list(exp.runs), [m for m in measures if m != "NumQ"],
+            test=args.test, family=args.family,
+        )  # fmt: skip
+        print()
+        print(table.to_markdown() if args.table == "markdown" else table.to_latex())
     for w in exp.warnings:
         print(f"warning: {w}")
     if args.out:

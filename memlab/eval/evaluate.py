@@ -4,7 +4,8 @@ Every table is long and tidy: ``perquery`` has one row per (run, query_id,
 measure); ``aggregate`` one row per (run, measure) with the mean, a bootstrap
 CI and the number of queries; ``compare`` one row per (run, measure) against a
 baseline run, with the delta, its CI, the p-value, the Holm-adjusted p-value
-across all comparisons of the table, and win/tie/loss counts.
+within its family (per measure by default; ``memlab.eval.significance``), the
+verdict, a note where CI and verdict seem to disagree, and win/tie/loss counts.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from memlab.eval.measures import (
 from memlab.eval.novelty import NuggetTable, nugget_measure
 from memlab.eval.prepare import Prepared
 from memlab.eval.runs import RunResult, to_file_level
+from memlab.eval.significance import adjust
 from memlab.eval.timeline import Timeline
 
 PERQUERY_COLUMNS = ["run", "query_id", "category", "measure", "value"]
@@ -180,8 +182,11 @@ def compare(
     test: str = "t",
     seed: int = 0,
     n_resamples: int = 2000,
+    family: str = "measure",
 ) -> pd.DataFrame:
-    """Every other run against ``baseline`` on every measure (paired over common queries)."""
+    """Every other run against ``baseline`` on every measure (paired over common queries);
+    p-values Holm-adjusted within ``family`` (``memlab.eval.significance``: per measure by
+    default), with the verdict and a note where CI and verdict seem to disagree."""
     if test not in TESTS:
         raise ConfigError(unknown_name("test", str(test), TESTS))
     wide = perquery.pivot_table(index=["measure", "query_id"], columns="run", values="value")
@@ -214,11 +219,7 @@ def compare(
                     "n": len(a),
                 }
             )
-    table = pd.DataFrame(rows)
-    if not table.empty:
-        table["p_holm"] = stats.holm(table["p"].tolist())
-        table["significant"] = table["p_holm"] < 0.05
-    return table
+    return adjust(pd.DataFrame(rows), family, test=test)
 
 
 def per_category(perquery: pd.DataFrame) -> pd.DataFrame:

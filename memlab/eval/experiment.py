@@ -9,7 +9,8 @@ writes::
 
     aggregated.csv   run, measure, value, ci_low, ci_high, n
     perquery.csv     run, query_id, category, measure, value   (long)
-    compare.csv      every run against the first, per measure
+    compare.csv      every run against the first, per measure (Holm family, verdict, note)
+    table.md/.tex    every pair of runs tested, marked as in papers (``memlab.eval.significance``)
     per_category.csv mean per run, category and measure
     manifest.json    what produced these numbers (DESIGN invariant 6)
     runs/            every run as TREC files with the judgements it was scored with,
@@ -56,6 +57,7 @@ from memlab.eval.runs import (
     ranker_configs,
     run_config,
 )
+from memlab.eval.significance import pairwise_table
 from memlab.eval.timeline import Timeline
 from memlab.eval.trec_out import write_trec
 
@@ -96,6 +98,7 @@ def run_experiment(
     budget: int = DEFAULT_TOKEN_BUDGET,
     out: str | Path | None = None,
     seed: int = 0,
+    family: str = "measure",
 ) -> Experiment:
     """Evaluate ``runs`` (names, or {name: config, ``Run`` or ``RunFile``}) on a prepared
     dataset.
@@ -155,7 +158,7 @@ def run_experiment(
     perquery = pd.concat(frames, ignore_index=True)
     perquery = pd.concat([perquery[perquery["run"] == name] for name in order], ignore_index=True)
     aggregated = aggregate(perquery, seed=seed)
-    compared = compare(perquery, next(iter(results)), test=test, seed=seed)
+    compared = compare(perquery, next(iter(results)), test=test, seed=seed, family=family)
     manifest = build_manifest(
         prepared,
         configs,
@@ -166,6 +169,7 @@ def run_experiment(
         seed=seed,
         budget=budget,
     )
+    manifest["family"] = family
     for name, run_file in files.items():
         manifest["runs"][name] = {
             "external": {"file": run_file.path.name, "digest": run_file.digest()},
@@ -228,6 +232,16 @@ def write_outputs(exp: Experiment, out: Path) -> None:
     write_json(out / "manifest.json", exp.manifest)
     for name, result in exp.runs.items():
         write_trec(out / "runs", result, exp.qrels.get(name, {}))
+    if len(exp.runs) > 1:
+        table = pairwise_table(
+            exp.perquery,
+            list(exp.runs),
+            [m for m in exp.manifest["measures"] if m != "NumQ"],
+            test=str(exp.manifest["test"]),
+            family=str(exp.manifest.get("family", "measure")),
+        )
+        (out / "table.md").write_text(table.to_markdown() + "\n", encoding="utf-8")
+        (out / "table.tex").write_text(table.to_latex() + "\n", encoding="utf-8")
 
 
 def summary_text(exp: Experiment, measures: Sequence[str] = ("nDCG@10", "R@5", "RR")) -> str:

@@ -57,6 +57,7 @@ from memlab.workbench.evaluation import (
     change_traces,
     experiment_summary,
     metric_table,
+    paper_table,
     run_compare,
     significance_table,
 )
@@ -149,6 +150,7 @@ __all__ = [
     "metric_table",
     "mmr_side_by_side",
     "open_demo",
+    "paper_table",
     "per_user_plot",
     "prepare_dataset",
     "profiles_side_by_side",

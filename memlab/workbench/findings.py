@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from memlab.config import PROFILES
+from memlab.config import PROFILES, RELEASES
 from memlab.datasets import load_dataset
 from memlab.datasets.locate import resolve_dataset
 from memlab.eval.embedders import evaluation_embedder
@@ -56,7 +56,7 @@ def age_limit(half_life: float | None, min_score: float, accesses: int = 0) -> f
 def age_limit_table(accesses: Sequence[int] = (0,)) -> pd.DataFrame:
     """Each profile's half-life, min_score and age limit (per number of accesses)."""
     rows = []
-    for name, cfg in PROFILES.items():
+    for name, cfg in ((n, PROFILES[n]) for n in RELEASES):
         s = cfg.search
         hl = s.effective_half_life()
         row: dict[str, Any] = {"profile": name, "half-life (days)": hl, "min_score": s.min_score}
@@ -72,7 +72,8 @@ def decay_limit_plot(max_days: float = 40.0) -> Plot:
     fig = figure(width=8, height=4)
     ax = fig.axes[0]
     days = np.linspace(0, max_days, 400)
-    for (name, cfg), color in zip(PROFILES.items(), ("#c44e52", "#4c72b0"), strict=False):
+    releases = ((n, PROFILES[n]) for n in RELEASES)
+    for (name, cfg), color in zip(releases, ("#c44e52", "#4c72b0"), strict=False):
         s = cfg.search
         hl = s.effective_half_life()
         best = decay_factor(np.zeros_like(days), days * DAY, hl, np.zeros(len(days), bool))
