@@ -24,6 +24,7 @@ from __future__ import annotations
 import logging
 import os
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from types import TracebackType
@@ -97,6 +98,7 @@ class GroupReplay:
         self.dreams: list[DreamRecord] = []
         self.missing_vectors: list[str] = []  # chunk texts that could not be embedded
         self.applied = 0
+        self.on_event: Callable[[], None] | None = None  # called after each event (progress)
         self._next = 0
         self._lock = self._dream_lock()
 
@@ -140,6 +142,8 @@ class GroupReplay:
                 self._apply(event)
                 if event.end and self._lock is not None:
                     self._dream(event)
+                if self.on_event is not None:
+                    self.on_event()
 
     def _apply(self, event: Event) -> None:
         path = self.layout.abs(event.path)
