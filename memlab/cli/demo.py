@@ -11,7 +11,6 @@ so a heading that no longer matches its output is a failing test.
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import Any
 from memlab.config import MmrConfig, SearchConfig, with_overrides
 from memlab.demo import DemoPlan, open_demo_store
 from memlab.embeddings.registry import get_embedder
+from memlab.scratch import scratch_dir
 from memlab.search.explain import format_legend, format_result
 from memlab.search.pipeline import SearchResult, search
 from memlab.store.store import MemoryStore
@@ -37,12 +37,13 @@ class DemoCase:
 
 
 def run_demo(out: str | None = None) -> int:
-    dest = Path(out) if out else Path(tempfile.mkdtemp(prefix="memlab-demo-"))
+    dest = Path(out) if out else scratch_dir("memlab-demo-")
     dest.mkdir(parents=True, exist_ok=True)
     store, plan, report = open_demo_store(dest, get_embedder("hash"))
     with store:
         stats = store.index.stats()
-        print(f"memlab demo — memory at {plan.root}")
+        kept = "" if out else " (removed when the demo ends; --out DIR keeps a copy)"
+        print(f"memlab demo — memory at {plan.root}{kept}")
         print(
             f"indexed {len(report.outcomes)} files at their logical times: {stats.chunks} "
             f"chunks {stats.by_source}; {report.embedded} vectors (hash embedder)"

@@ -20,6 +20,10 @@ from memlab.errors import ReportError
 
 DEFAULT_KERNEL = "memlab"
 _ADDED_TAGS = {"injected-parameters", "papermill-error-cell-tag"}
+# ipykernel warns at every start that a local kernel talks over TCP without encryption
+# (jupyter_client's default for every kernel it launches); the kernel's own log lines
+# are not the report's business, its errors still show.
+KERNEL_ARGUMENTS = ("--IPKernelApp.log_level=ERROR",)
 
 
 @dataclass(frozen=True)
@@ -84,6 +88,7 @@ def run_notebook(
             progress_bar=progress,
             log_output=False,
             cwd=str(cwd) if cwd else None,
+            extra_arguments=list(KERNEL_ARGUMENTS),
         )
     except papermill.PapermillExecutionError as exc:
         return locate_failure(output, f"{exc.ename}: {exc.evalue}")
