@@ -98,7 +98,7 @@ def _split(values: Sequence[str]) -> list[str]:
 def run_report(options: ReportOptions, echo: Callable[[str], None] = print) -> ReportResult:
     """Plan, run every job, check against the baseline and write the summary files."""
     jobs = plan(options)
-    check_kernel(options.kernel)
+    check_kernel(options.kernel, echo)
     base = baseline_path(options)
     result = ReportResult(options.out.resolve(), [], base)
     for job, done in zip(jobs, run_jobs(jobs, options, echo), strict=True):
