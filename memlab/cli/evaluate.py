@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 from memlab.cli.args import comma_list, named_file
 from memlab.cli.options import add_config_args, parse_assignments, read_config_file, resolve_config
+from memlab.cli.protocol import add_protocol_args, run_protocol_command, use_protocol_profile
 from memlab.config import (
+    CHUNKING_MODES,
     DEFAULT_PROFILE,
     TOKENIZERS,
     DreamConfig,
@@ -103,6 +105,7 @@ def _common(p: argparse.ArgumentParser) -> None:
         metavar="TAG",
         help="leave out queries with this tag (e.g. no-user-evidence for LongMemEval)",
     )
+    add_protocol_args(p)
     p.add_argument("--out", help="write aggregated.csv, perquery.csv, manifest.json, runs/")
     p.add_argument(
         "--work", help="where replays are built and cached (default ~/.cache/memlab/replays)"
@@ -123,6 +126,17 @@ def add_memory_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--chunk-overlap", type=int, metavar="N", help="chunk overlap in characters (default 320)"
+    )
+    p.add_argument(
+        "--chunking",
+        choices=CHUNKING_MODES,
+        help="c0 (SPEC chunker, default), record (one chunk per turn / document) or file "
+        "(one chunk per file)",
+    )
+    p.add_argument(
+        "--roles",
+        metavar="ROLES",
+        help="index only these speakers' turns (comma-separated, e.g. user; default all)",
     )
     p.add_argument(
         "--dream",
@@ -192,6 +206,8 @@ def prepared_from(args: argparse.Namespace) -> Prepared:
         tokenizer=tokenizer_of(args),
         chunk_bytes=args.chunk_bytes,
         chunk_overlap=args.chunk_overlap,
+        chunking=args.chunking,
+        roles=args.roles,
         dream=None if args.dream is None else args.dream == "on",
         dream_config=dream_config(args),
         work_dir=args.work,
@@ -200,6 +216,8 @@ def prepared_from(args: argparse.Namespace) -> Prepared:
 
 
 def _run(args: argparse.Namespace, runs: Mapping[str, SearchConfig | Run | RunFile]) -> int:
+    if getattr(args, "protocol", None):
+        return run_protocol_command(args, _ranked(runs), selected_dataset(args), dream_config(args))
     from memlab.eval.compare_view import compare_text
     from memlab.eval.experiment import run_experiment
 
@@ -235,6 +253,7 @@ def _run(args: argparse.Namespace, runs: Mapping[str, SearchConfig | Run | RunFi
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    use_protocol_profile(args, ",".join(DEFAULT_MEASURES))
     return _run(args, {"config": base_config(args)})
 
 
@@ -243,12 +262,30 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from memlab.eval.external import parse_run_files
     from memlab.eval.runs import parse_run_specs
 
-    runs: dict[str, Run | RunFile] = dict(parse_run_specs(args.runs, base=base_config(args)))
-    for name, run_file in parse_run_files(args.run).items():
-        if name in runs:
-            raise ConfigError(f"run '{name}' is named twice; give each run its own name")
-        runs[name] = run_file
+    use_protocol_profile(args, ",".join(DEFAULT_MEASURES))
+    # under --protocol a run file without a profile starts from the protocol's profile
+    name = args.profile if args.protocol and args.profile else DEFAULT_PROFILE
+    specs = parse_run_specs(args.runs, base=base_config(args), profile_name=name)
+    runs: dict[str, Run | RunFile] = dict(specs)
+    for run_name, run_file in parse_run_files(args.run).items():
+        if run_name in runs:
+            raise ConfigError(f"run '{run_name}' is named twice; give each run its own name")
+        runs[run_name] = run_file
     return _run(args, runs)
+
+
+def _ranked(runs: Mapping[str, SearchConfig | Run | RunFile]) -> dict[str, SearchConfig | Run]:
+    """The runs memlab ranks itself; ``--run NAME=FILE`` has no place under --protocol."""
+    from memlab.errors import ConfigError
+    from memlab.eval.external import RunFile
+
+    files = [name for name, run in runs.items() if isinstance(run, RunFile)]
+    if files:
+        raise ConfigError(
+            f"--run {files[0]}=…: --protocol ranks the paper's units itself; compare runs "
+            "from elsewhere without --protocol"
+        )
+    return {name: run for name, run in runs.items() if not isinstance(run, RunFile)}
 
 
 def cmd_warmup(args: argparse.Namespace) -> int:

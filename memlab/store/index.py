@@ -24,14 +24,15 @@ from typing import Any
 from memlab.config import IndexConfig
 from memlab.safefs import printable_name, utf8_name
 from memlab.store import vectors
-from memlab.store.chunker import Chunk, chunk_markdown
+from memlab.store.chunker import Chunk
+from memlab.store.chunking import chunk_file
 from memlab.store.connection import Connection, open_connection
 from memlab.store.file_table import FileState, Signature, file_state, file_states, record_file
 from memlab.store.files import Skip, created_time, file_signature, read_memory_file
 from memlab.store.guard import check_index_target
 from memlab.store.layout import MemoryLayout
+from memlab.store.schema import check_chunking, get_meta, migrate
 from memlab.store.schema import created_at_rule as schema_created_at_rule
-from memlab.store.schema import get_meta, migrate
 
 log = logging.getLogger("memlab")
 Clock = Callable[[], float]
@@ -121,6 +122,7 @@ class MemoryIndex:
             rule = schema_created_at_rule(
                 conn.conn, created_at_rule or _explicit_rule(config), str(target)
             )
+            check_chunking(conn.conn, config.chunking, str(target))
         except Exception:
             conn.close()
             raise
@@ -185,9 +187,7 @@ class MemoryIndex:
         if isinstance(read, Skip):
             return self._skip(rel, read)
         source = source or self.layout.classify_source(rel)
-        chunks = chunk_markdown(
-            read.text, self.config.chunking.max_bytes, self.config.chunking.overlap_chars
-        )
+        chunks = chunk_file(read.text, self.config.chunking)
         created = created_time(self.config.created_at_rule, rel, read.mtime_ns, now)
         with self.transaction():
             outcome = self._apply_chunks(rel, chunks, source, now, created)
