@@ -207,10 +207,21 @@ def build_lab_command(
     return [*cmd, *extra]
 
 
+# JupyterLab's options for its root folder: memlab lab sets it to DIR/notebooks
+ROOT_OPTIONS = ("--notebook-dir", "--ServerApp.root_dir", "--NotebookApp.notebook_dir")
+
+
 def cmd_lab(args: argparse.Namespace) -> int:
+    from memlab.errors import ReportError
     from memlab.report.execute import check_kernel
     from memlab.report.workspace import working_copy
 
+    for arg in getattr(args, "extra", []):
+        if arg.split("=", 1)[0] in ROOT_OPTIONS:
+            raise ReportError(
+                f"{arg.split('=', 1)[0]}: memlab lab opens DIR/notebooks; pass the folder as "
+                "DIR (`memlab lab DIR`, laid out by `memlab init DIR` on first use)"
+            )
     folder, laid_out = working_copy(args.dir)
     if laid_out is not None:
         print(f"working copy: {len(laid_out.written)} file(s) laid out in {args.dir}", flush=True)
