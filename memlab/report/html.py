@@ -97,15 +97,28 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 {% endfor %}</table>
 {% for check in checks %}<h2>Baseline check: {{ check.key }}</h2>
 {% if check.missing_entry %}<p class="SKIP">no baseline entry; write one with --write-baseline</p>
-{% else %}<table><tr><th></th><th>run</th><th>measure</th><th>value</th><th>baseline</th>
-<th>Δ</th><th>tolerance</th><th>note</th></tr>
-{% for c in check.checks %}<tr><td class="{{ c.status }}">[{{ c.status }}]</td><td>{{ c.run }}</td>
-<td>{{ c.measure }}</td><td class="num">{{ c.value | num }}</td>
+{% else %}<p>{{ legend }}</p>
+{% for item in check.incompatible %}<p class="FAIL">[FAIL] incomparable with the baseline:
+{{ item }}</p>{% endfor %}
+<table><tr><th>run</th>{% for m in check.pivot.measures %}<th>{{ m }}</th>{% endfor %}</tr>
+{% for run, cells in check.pivot.rows %}<tr><td>{{ run }}</td>
+{% for value, mark in cells %}<td class="num {{ marks.get(mark, '') }}">{{ value }}
+{%- if mark %} {{ mark }}{% endif %}</td>{% endfor %}</tr>
+{% endfor %}</table>
+{% if check.pivot.deviations %}<table><tr><th></th><th>run</th><th>measure</th><th>value</th>
+<th>baseline</th><th>Δ</th><th>tolerance</th><th>note</th></tr>
+{% for c in check.pivot.deviations %}<tr><td class="{{ c.status }}">[{{ c.status }}]</td>
+<td>{{ c.run }}</td><td>{{ c.measure }}</td><td class="num">{{ c.value | num }}</td>
 <td class="num">{{ c.baseline | num }}</td><td class="num">{{ c.delta | num(signed=True) }}</td>
 <td class="num">{{ "%g" | format(c.tolerance) }}</td><td>{{ c.note }}</td></tr>
-{% endfor %}</table>{% endif %}
+{% endfor %}</table>
+{% else %}<p class="OK">no deviation: all {{ check.checks | length }} values within their
+tolerance</p>{% endif %}{% endif %}
 {% endfor %}</body></html>
 """
+
+
+MARK_CLASSES = {"✗": "FAIL", "↑": "OK", "+": "NEW"}
 
 
 def _num(value: float | None, signed: bool = False) -> str:
@@ -124,6 +137,8 @@ def index_page(
     every value escaped)."""
     import jinja2
 
+    from memlab.report.summary import LEGEND, pivot
+
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
     env.filters["num"] = _num
     rows = [
@@ -136,6 +151,18 @@ def index_page(
         }
         for job in jobs
     ]
-    page = env.from_string(_INDEX).render(verdict=verdict, jobs=rows, checks=checks)
+    shown = [
+        {
+            "key": c.key,
+            "missing_entry": c.missing_entry,
+            "incompatible": c.incompatible,
+            "checks": c.checks,
+            "pivot": pivot(c),
+        }
+        for c in checks
+    ]
+    page = env.from_string(_INDEX).render(
+        verdict=verdict, jobs=rows, checks=shown, legend=LEGEND, marks=MARK_CLASSES
+    )
     target.write_text(page, encoding="utf-8")
     return target

@@ -12,6 +12,7 @@ reads a verdict without parsing notebooks.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from typing import Any
 
 from memlab.report.baseline import FAIL, NEW, OK, CheckResult, MetricCheck
@@ -66,18 +67,36 @@ def _value(value: float | None) -> str:
     return f"{value:.0f}" if abs(value) >= 100 or float(value).is_integer() else f"{value:.4f}"
 
 
-def check_lines(check: CheckResult) -> list[str]:
-    """One check as a runs × measures table, then its deviations one per line."""
-    lines = [
-        f"{check.key} against the baseline (a mark only where a value leaves its tolerance: "
-        "✗ regression, ↑ better, + not in the baseline)"
-    ]
-    lines += [f"[FAIL] incomparable with the baseline: {item}" for item in check.incompatible]
+@dataclass(frozen=True)
+class Pivot:
+    """One check as runs × measures: each cell the value and its mark ('' within
+    tolerance), and the checks that deviate."""
+
+    measures: list[str]
+    rows: list[tuple[str, list[tuple[str, str]]]]  # run, [(value, mark)] per measure
+    deviations: list[MetricCheck]
+
+
+def pivot(check: CheckResult) -> Pivot:
     runs = list(dict.fromkeys(c.run for c in check.checks))
     measures = list(dict.fromkeys(c.measure for c in check.checks))
-    cells = {(c.run, c.measure): f"{_value(c.value)} {_mark(c) or ' '}" for c in check.checks}
-    rows = [["run", *measures]] + [
-        [run, *(cells.get((run, m), "") for m in measures)] for run in runs
+    cells = {(c.run, c.measure): (_value(c.value), _mark(c)) for c in check.checks}
+    rows = [(run, [cells.get((run, m), ("", "")) for m in measures]) for run in runs]
+    return Pivot(measures, rows, [c for c in check.checks if _mark(c)])
+
+
+LEGEND = (
+    "a mark only where a value leaves its tolerance: ✗ regression, ↑ better, + not in the baseline"
+)
+
+
+def check_lines(check: CheckResult) -> list[str]:
+    """One check as a runs × measures table, then its deviations one per line."""
+    lines = [f"{check.key} against the baseline ({LEGEND})"]
+    lines += [f"[FAIL] incomparable with the baseline: {item}" for item in check.incompatible]
+    table = pivot(check)
+    rows = [["run", *table.measures]] + [
+        [run, *(f"{value} {mark or ' '}" for value, mark in cells)] for run, cells in table.rows
     ]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for n, row in enumerate(rows):
@@ -86,10 +105,9 @@ def check_lines(check: CheckResult) -> list[str]:
             for i, (c, w) in enumerate(zip(row, widths, strict=True))
         ]
         lines.append("  ".join(padded).rstrip())
-    deviations = [c for c in check.checks if _mark(c)]
-    if deviations:
-        lines.append(f"deviations ({len(deviations)} of {len(check.checks)} values):")
-        lines += [c.line() for c in deviations]
+    if table.deviations:
+        lines.append(f"deviations ({len(table.deviations)} of {len(check.checks)} values):")
+        lines += [c.line() for c in table.deviations]
     else:
         lines.append(f"no deviation: all {len(check.checks)} values within their tolerance")
     return lines
