@@ -143,6 +143,7 @@ def test_report_runs_from_the_wheel_and_installs_the_kernel(fresh: Fresh) -> Non
     done = fresh.run("report", "--out", "report")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "installed the Jupyter kernel 'memlab'" in done.stderr  # progress goes there
+    assert "without encryption" not in done.stderr  # the kernel's start-up warning is quiet
     assert (fresh.venv / "share" / "jupyter" / "kernels" / "memlab" / "kernel.json").is_file()
     summary = (fresh.home / "report" / "summary.txt").read_text()
     assert "regression/agent-memory against the baseline" in summary

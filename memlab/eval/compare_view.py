@@ -25,7 +25,8 @@ SHOWN_AGENT = ("Redundancy", "Stale")
 
 def header(exp: Experiment) -> str:
     ds = exp.dataset
-    scored = int(exp.aggregated[exp.aggregated["measure"] == "NumQ"]["value"].max() or 0)
+    numq = exp.aggregated.loc[exp.aggregated["measure"] == "NumQ", "value"].dropna()
+    scored = int(numq.max()) if len(numq) else 0  # no NumQ row: nothing scored
     return (
         f"dataset {ds.name} ({len(ds.queries)} queries, {scored} scored by the IR measures), "
         f"embedder {exp.prepared.embedder_id or 'none'}, memory {exp.prepared.memory.label()}, "

@@ -147,11 +147,13 @@ class Prepared:
         """The group's memory as it stands at ``at``, replayed separately (read-only use)."""
         work = Path(tempfile.mkdtemp(prefix="at-", dir=_ensure(self.work_dir)))
         g = self.dataset.groups[group]
-        with GroupReplay(g, memory or self.memory, work / "w", self.embedder) as replay:
-            replay.advance(at)
-            replay.refresh()
-            yield replay.store
-        work.rmdir()
+        try:
+            with GroupReplay(g, memory or self.memory, work / "w", self.embedder) as replay:
+                replay.advance(at)
+                replay.refresh()
+                yield replay.store
+        finally:  # also when the caller's block fails
+            shutil.rmtree(work, ignore_errors=True)
 
     # ------------------------------------------------------------------ internals
 
