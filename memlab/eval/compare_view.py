@@ -128,7 +128,8 @@ def _identical(a: dict[str, list[str]], b: dict[str, list[str]]) -> int:
 def compare_text(exp: Experiment, measures: Sequence[str]) -> str:
     """The whole printout of ``memlab eval`` / ``memlab compare``."""
     lines = [header(exp), "", run_table(exp, measures)]
-    if len(exp.runs) > 1 and not exp.compared.empty:
+    tested = exp.compared[exp.compared["measure"].isin(measures)] if len(exp.compared) else []
+    if len(exp.runs) > 1 and len(tested):
         base = next(iter(exp.runs))
         family = str(exp.manifest.get("family", "measure"))
         lines += [
