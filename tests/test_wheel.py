@@ -165,3 +165,12 @@ def test_init_lays_out_a_folder_of_the_users(fresh: Fresh) -> None:
     work = fresh.home / "work"
     assert (work / "notebooks" / "regression.ipynb").is_file()
     assert any((work / "datasets" / "agent-memory" / "vectors").glob("*.sqlite"))
+
+
+def test_demo_runs_and_leaves_nothing_behind(fresh: Fresh) -> None:
+    done = fresh.run("demo")
+    assert done.returncode == 0, done.stderr
+    first = done.stdout.splitlines()[0]
+    assert first.startswith("memlab demo — memory at ") and "removed when the demo ends" in first
+    memory = Path(first.removeprefix("memlab demo — memory at ").split(" (removed")[0])
+    assert not memory.exists()
