@@ -6,7 +6,11 @@
 * ``from_dict`` builds any of them from plain data and rejects unknown keys with a
   did-you-mean message; ``with_overrides`` applies dotted paths
   (``"mmr.lambda"``, ``"source_weights.session"``) — the grid-file syntax of sweeps.
-* Profiles: ``grok-c0`` (default, the seed) and ``grok-2026-08`` (the later release).
+* Profiles: ``grok-c0`` (default, the seed) and ``grok-2026-08`` (the later release);
+  ``standard-ir`` is the standard IR protocol, for numbers comparable with published
+  BM25 tables (BEIR and the like): no decay, ``min_score`` 0, deep lists (1,000 hits),
+  the porter tokenizer, judged per file (the document) — ``memlab compare DATASET
+  --profile standard-ir --runs fts``; ``--protocol`` starts from it too.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ TOKENIZERS = ("unicode61", "porter", "trigram")
 # "c0": SPEC §2.1's chunker; "record": one chunk per record (a conversation turn, a
 # label-free file whole); "file": one chunk per file (``memlab.store.chunking``)
 CHUNKING_MODES = ("c0", "record", "file")
-CREATED_AT_RULES = ("insert", "filename-date")
+CREATED_AT_RULES = ("insert", "mtime", "filename-date")
 DREAM_MEMORY_SOURCES = (DREAM, WORKSPACE)  # where Dream files the new MEMORY.md
 KEYWORD_MODES = ("c0", "index")
 MAX_RESULTS = 100_000  # beyond any use; keeps candidate limits inside SQLite's integers
@@ -86,8 +90,11 @@ class IndexConfig:
     chunking: ChunkingConfig = field(default_factory=ChunkingConfig)
     # Files larger than this are skipped with a warning (c0 has no limit).
     max_file_bytes: int = 10 * 1024 * 1024
-    # "insert": age from the first insertion of the chunk row (c0);
+    # What a new chunk's created_at (the start of its age) is (SPEC §2.2):
+    # "insert": when the chunk row is first inserted (c0);
+    # "mtime": the file's own modification time;
     # "filename-date": the OpenClaw rule (YYYY-MM-DD in the file name, else mtime).
+    # An index keeps the rule it was built with (memlab.store.schema.created_at_rule).
     created_at_rule: str = "insert"
 
     def __post_init__(self) -> None:
@@ -254,6 +261,9 @@ class MemlabConfig:
     search: SearchConfig = field(default_factory=SearchConfig)
     watcher: WatcherConfig = field(default_factory=WatcherConfig)
     dream: DreamConfig = field(default_factory=DreamConfig)
+    # What evaluation judges a ranking by: "chunk" (the hits c0 returns) or "file"
+    # (each file at its best chunk: the document of standard IR); --unit overrides it.
+    unit: str = "chunk"
 
 
 def _check(ok: bool, message: str) -> None:
@@ -279,6 +289,7 @@ PROFILES: dict[str, MemlabConfig] = {
         profile=STANDARD_IR,
         index=IndexConfig(tokenizer="porter"),
         search=SearchConfig(min_score=0.0, half_life_days=None, max_results=STANDARD_IR_DEPTH),
+        unit="file",
     ),
 }
 DEFAULT_PROFILE = "grok-c0"

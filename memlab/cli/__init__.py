@@ -51,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args = parse(parser, argv)
     except SystemExit as exc:  # --help (0) or a one-line parse error (2)
         return exc.code if isinstance(exc.code, int) else EXIT_BAD_INPUT
     logging.basicConfig(
@@ -66,6 +66,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:
         return report_error(exc, verbose=args.verbose)
     return int(code or 0)
+
+
+def parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """The arguments; a command that passes what it does not know on (``pass_through``:
+    ``memlab lab`` to JupyterLab) gets those in ``args.extra``, any other fails on them."""
+    args, extra = parser.parse_known_args(argv)
+    if extra and not getattr(args, "pass_through", False):
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    args.extra = extra
+    return args
 
 
 def error_line(exc: BaseException) -> tuple[str, int]:

@@ -153,6 +153,15 @@ def existing_file(value: str) -> Path:
     return p
 
 
+def named_file(value: str) -> str:
+    """``NAME=FILE`` with FILE an existing regular file (returned as given)."""
+    name, sep, file = text(value).partition("=")
+    if not sep or not name.strip() or not file.strip():
+        _fail(f"{value!r} is not NAME=FILE; write e.g. bm25=runs/bm25.trec")
+    existing_file(file.strip())
+    return value
+
+
 def comma_list(value: str) -> str:
     """A non-empty comma-separated list (returned as given)."""
     if not [item for item in text(value).split(",") if item.strip()]:

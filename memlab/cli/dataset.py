@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shutil
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -254,4 +255,42 @@ def cmd_generate(args: argparse.Namespace) -> int:
     seed = DEFAULT_SEED if args.seed is None else args.seed
     dest = generate_agent_memory(args.dest, seed=seed, force=args.force)
     print(validate_dataset(dest).format(limit=20))
+    print(shipped_vectors_note(Path(dest), copied=copy_shipped_vectors(Path(dest))))
     return 0
+
+
+def copy_shipped_vectors(dest: Path) -> list[str]:
+    """Copy the shipped dataset's precomputed vectors into a generated dataset that has
+    none (they are keyed by text: with the shipped seed they cover every chunk)."""
+    from memlab.datasets.locate import DEFAULT_DATASET, resolve_dataset
+    from memlab.errors import DatasetError
+
+    try:
+        shipped = resolve_dataset(DEFAULT_DATASET) / "vectors"
+    except DatasetError:
+        return []
+    if not shipped.is_dir() or shipped.resolve() == (dest / "vectors").resolve():
+        return []
+    copied = []
+    for src in sorted(shipped.glob("*.sqlite")):
+        target = dest / "vectors" / src.name
+        if not target.exists():
+            target.parent.mkdir(exist_ok=True)
+            shutil.copyfile(src, target)
+            copied.append(src.stem)
+    return copied
+
+
+def shipped_vectors_note(dest: Path, copied: list[str]) -> str:
+    have = sorted(p.stem for p in (dest / "vectors").glob("*.sqlite"))
+    if not have:
+        return (
+            f"vectors: none in {dest}; hybrid and mmr runs fall back to text only (with a "
+            f"warning) until `memlab dataset vectors {dest}` (needs memlab[minilm]) or "
+            "--embedder hash"
+        )
+    source = "copied from the shipped dataset" if copied else "kept"
+    return (
+        f"vectors: {', '.join(have)} {source} (keyed by text: complete for the shipped seed; "
+        f"for another seed, `memlab dataset vectors {dest}` embeds the texts they miss)"
+    )

@@ -198,10 +198,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             )
         )
     else:
-        width = max(len(k) for k in summary)
-        for key, value in summary.items():
-            shown = f"{value:,.3f}" if isinstance(value, float) else f"{value}"
-            print(f"{key:<{width}}  {shown}")
+        from memlab.dream.sim.table import summary_table
+
+        print(summary_table(summary, params))
     if args.plot:
         from memlab.dream.sim.plot import plot_fleet_runs_per_hour, save
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from memlab.cli.args import integer, number, time_value, workspace_name
 from memlab.cli.options import add_config_args, resolve_config
-from memlab.config import KEYWORD_MODES, MAX_RESULTS, MemlabConfig
+from memlab.config import CREATED_AT_RULES, KEYWORD_MODES, MAX_RESULTS, MemlabConfig
 from memlab.search.explain import format_result
 from memlab.search.pipeline import search
 from memlab.store.store import MemoryStore
@@ -34,9 +34,11 @@ def register(sub: Any) -> None:
     s.add_argument("--explain", action="store_true", help="show the stage-by-stage trace")
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument(
-        "--no-record-access",
-        action="store_true",
-        help="do not bump access counts (read-only search)",
+        "--record-access",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="bump the access counts of the returned hits as the agent does (c0's search "
+        "always does; off here, so exploring does not change later rankings)",
     )
     s.set_defaults(func=cmd_search)
 
@@ -62,6 +64,13 @@ def _store_args(p: argparse.ArgumentParser) -> None:
         "--tokenizer",
         choices=["unicode61", "porter", "trigram"],
         help="FTS5 tokenizer (an index property; default unicode61)",
+    )
+    p.add_argument(
+        "--created-at",
+        choices=CREATED_AT_RULES,
+        help="what a chunk's age counts from (an index property): insert (when first "
+        "indexed, c0's rule and the default), mtime (the file's modification time) or "
+        "filename-date (a YYYY-MM-DD date in the file name, else mtime: OpenClaw's rule)",
     )
     p.add_argument("--embedder", help="embedding provider (see `memlab embedders`)")
 
@@ -130,6 +139,7 @@ def open_store(args: argparse.Namespace, *, rebuild: bool = False) -> MemoryStor
         index_path=args.index_path,
         tokenizer=args.tokenizer,
         embedder=embedder,
+        created_at_rule=args.created_at,
     )
 
 
@@ -142,6 +152,7 @@ def cmd_index(args: argparse.Namespace) -> int:
             "workspace": store.layout.workspace,
             "index": str(store.index.path),
             "tokenizer": store.index.tokenizer,
+            "created_at": store.index.config.created_at_rule,
             "files_changed": len(report.outcomes),
             "skipped": [{"path": o.path, "reason": o.reason} for o in report.skipped],
             "chunks": stats.chunks,
@@ -167,18 +178,23 @@ def cmd_search(args: argparse.Namespace) -> int:
     cfg = config_from_args(args)
     get_strategy(cfg.search.strategy)  # an unknown strategy fails before the index is touched
     with open_store(args) as store:
+        embedder = store.embedder.id if store.embedder is not None else None
         result = search(
             store,
             args.query,
             cfg,
             parse_time(args.now),
             trace=args.explain,
-            record_access=not args.no_record_access,
+            record_access=args.record_access,
         )
     if args.json:
         print(json.dumps(result.to_dict(include_trace=args.explain), ensure_ascii=False))
     else:
         print(format_result(result, cfg.search, explain=args.explain))
+        if args.explain:
+            from memlab.search.explain import format_legend
+
+            print(format_legend(cfg.search, embedder))
     return 0
 
 

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from memlab.cli.args import comma_list
+from memlab.cli.args import comma_list, named_file
 from memlab.cli.options import add_config_args, parse_assignments, read_config_file, resolve_config
 from memlab.cli.protocol import add_protocol_args, run_protocol_command, use_protocol_profile
 from memlab.config import (
@@ -14,6 +14,8 @@ from memlab.config import (
     DEFAULT_PROFILE,
     TOKENIZERS,
     DreamConfig,
+    IndexConfig,
+    MemlabConfig,
     SearchConfig,
     flatten,
     profile,
@@ -21,10 +23,12 @@ from memlab.config import (
 )
 from memlab.eval.measures import AGENT_MEASURES, DEFAULT_MEASURES
 from memlab.eval.runs import DEFAULT_RUNS
+from memlab.eval.significance import FAMILIES
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from memlab.eval.external import RunFile
     from memlab.eval.prepare import Prepared
     from memlab.eval.runs import Run
 
@@ -46,6 +50,15 @@ def register(sub: Any) -> None:
         "or NAME=FILE.yaml (a profile and search settings); the first is the baseline",
     )
     c.add_argument(
+        "--run",
+        action="append",
+        default=[],
+        type=named_file,
+        metavar="NAME=FILE.trec",
+        help="a TREC run from elsewhere, scored on the same judgements (repeatable; chunk "
+        "ids 'path:i', or file paths with --unit file); listed after --runs",
+    )
+    c.add_argument(
         "--test",
         choices=["t", "fisher"],
         default="t",
@@ -56,6 +69,19 @@ def register(sub: Any) -> None:
         action="store_true",
         help="skip what follows the main table: reachability, the ranking-only view, "
         "answer-age and category tables, power, the min_score sweep",
+    )
+    c.add_argument(
+        "--family",
+        choices=FAMILIES,
+        default="measure",
+        help="the Holm family: each measure's comparisons (default), every test of the "
+        "table (all), or no correction (none)",
+    )
+    c.add_argument(
+        "--table",
+        choices=["markdown", "latex"],
+        help="also print every pair of runs tested, as a table for papers and slides "
+        "(--out writes table.md and table.tex in any case)",
     )
     c.set_defaults(func=cmd_compare)
 
@@ -72,8 +98,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--unit",
         choices=["chunk", "file"],
-        default="chunk",
-        help="rank chunks (default) or files (a file at its best chunk's rank)",
+        help="judge chunks or files (a file at its best chunk's rank); default: the "
+        "profile's (chunk; file for standard-ir)",
     )
     p.add_argument(
         "--measures", type=comma_list, default=",".join(DEFAULT_MEASURES), help="comma-separated"
@@ -136,6 +162,26 @@ def base_config(args: argparse.Namespace) -> SearchConfig:
     ].search
 
 
+def chosen_profile(args: argparse.Namespace) -> MemlabConfig:
+    """The profile the command starts from: ``--profile``, else the ``--config`` file's."""
+    data = read_config_file(getattr(args, "config", None), "search")
+    return profile(str(getattr(args, "profile", None) or data.get("profile") or DEFAULT_PROFILE))
+
+
+def unit_of(args: argparse.Namespace) -> str:
+    """``--unit``, else the profile's (``file`` for ``standard-ir``)."""
+    return str(getattr(args, "unit", None) or chosen_profile(args).unit)
+
+
+def tokenizer_of(args: argparse.Namespace) -> str | None:
+    """``--tokenizer``, else a profile's own (porter for ``standard-ir``), else None: the
+    dataset's."""
+    if getattr(args, "tokenizer", None):
+        return str(args.tokenizer)
+    wanted = chosen_profile(args).index.tokenizer
+    return wanted if wanted != IndexConfig().tokenizer else None
+
+
 def dream_config(args: argparse.Namespace) -> DreamConfig:
     """The Dream settings of the replay: the profile's, the ``--config`` file's ``dream``
     section, then ``--set dream.KEY=VALUE``."""
@@ -164,7 +210,7 @@ def prepared_from(args: argparse.Namespace) -> Prepared:
     return prepare_dataset(
         selected_dataset(args),
         embedder=args.embedder,
-        tokenizer=args.tokenizer,
+        tokenizer=tokenizer_of(args),
         chunk_bytes=args.chunk_bytes,
         chunk_overlap=args.chunk_overlap,
         chunking=args.chunking,
@@ -176,10 +222,11 @@ def prepared_from(args: argparse.Namespace) -> Prepared:
     )
 
 
-def _run(args: argparse.Namespace, runs: Mapping[str, SearchConfig | Run]) -> int:
+def _run(args: argparse.Namespace, runs: Mapping[str, SearchConfig | Run | RunFile]) -> int:
     if getattr(args, "protocol", None):
-        return run_protocol_command(args, runs, selected_dataset(args), dream_config(args))
-    from memlab.eval.experiment import run_experiment, summary_text
+        return run_protocol_command(args, _ranked(runs), selected_dataset(args), dream_config(args))
+    from memlab.eval.compare_view import compare_text
+    from memlab.eval.experiment import run_experiment
 
     measures = [m.strip() for m in args.measures.split(",") if m.strip()]
     exp = run_experiment(
@@ -187,30 +234,24 @@ def _run(args: argparse.Namespace, runs: Mapping[str, SearchConfig | Run]) -> in
         runs,
         base=base_config(args),
         measures=measures,
-        unit=args.unit,
+        unit=unit_of(args),
         test=getattr(args, "test", "t"),
+        family=getattr(args, "family", "measure"),
         out=args.out,
     )
     if args.json:
         print(json.dumps(exp.aggregated.to_dict(orient="records"), indent=2))
         return 0
-    print(summary_text(exp, [m for m in measures if m != "NumQ"][:3]))
-    if len(exp.runs) > 1 and not exp.compared.empty:
-        main = exp.compared[exp.compared["measure"].isin(measures)]
-        cols = [
-            "run",
-            "measure",
-            "delta",
-            "ci_low",
-            "ci_high",
-            "p",
-            "p_holm",
-            "wins",
-            "ties",
-            "losses",
-            "n",
-        ]
-        print(main[cols].to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    print(compare_text(exp, measures))
+    if getattr(args, "table", None):
+        from memlab.eval.significance import pairwise_table
+
+        table = pairwise_table(
+            exp.perquery, list(exp.runs), [m for m in measures if m != "NumQ"],
+            test=args.test, family=args.family,
+        )  # fmt: skip
+        print()
+        print(table.to_markdown() if args.table == "markdown" else table.to_latex())
     if getattr(args, "func", None) is cmd_compare and not args.end_to_end_only:
         _separation(exp, measures, args.out)
     for w in exp.warnings:
@@ -243,12 +284,34 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
+    from memlab.errors import ConfigError
+    from memlab.eval.external import parse_run_files
     from memlab.eval.runs import parse_run_specs
 
     use_protocol_profile(args, ",".join(DEFAULT_MEASURES))
     # under --protocol a run file without a profile starts from the protocol's profile
     name = args.profile if args.protocol and args.profile else DEFAULT_PROFILE
-    return _run(args, parse_run_specs(args.runs, base=base_config(args), profile_name=name))
+    specs = parse_run_specs(args.runs, base=base_config(args), profile_name=name)
+    runs: dict[str, Run | RunFile] = dict(specs)
+    for run_name, run_file in parse_run_files(args.run).items():
+        if run_name in runs:
+            raise ConfigError(f"run '{run_name}' is named twice; give each run its own name")
+        runs[run_name] = run_file
+    return _run(args, runs)
+
+
+def _ranked(runs: Mapping[str, SearchConfig | Run | RunFile]) -> dict[str, SearchConfig | Run]:
+    """The runs memlab ranks itself; ``--run NAME=FILE`` has no place under --protocol."""
+    from memlab.errors import ConfigError
+    from memlab.eval.external import RunFile
+
+    files = [name for name, run in runs.items() if isinstance(run, RunFile)]
+    if files:
+        raise ConfigError(
+            f"--run {files[0]}=…: --protocol ranks the paper's units itself; compare runs "
+            "from elsewhere without --protocol"
+        )
+    return {name: run for name, run in runs.items() if not isinstance(run, RunFile)}
 
 
 def cmd_warmup(args: argparse.Namespace) -> int:

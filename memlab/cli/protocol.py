@@ -54,7 +54,7 @@ def use_protocol_profile(args: argparse.Namespace, default_measures: str) -> Non
         raise ConfigError("--published needs --protocol (the references are a paper's numbers)")
     if not getattr(args, "protocol", None):
         return
-    if args.unit != "chunk":
+    if args.unit not in (None, "chunk"):
         raise ConfigError(f"--unit: --protocol {args.protocol} ranks the paper's unit (--level)")
     if args.measures != default_measures:
         raise ConfigError(f"--measures: --protocol {args.protocol} reports the paper's measures")

@@ -1,22 +1,29 @@
-"""``memlab report`` (notebooks as a regression report) and ``memlab lab`` (JupyterLab).
+"""``memlab report`` (notebooks as a regression report), ``memlab lab`` (JupyterLab on a
+working copy) and ``memlab init`` (the notebooks, dataset and baseline in a folder).
 
 ``memlab report`` runs the regression notebook on the shipped dataset by
 default and compares it with the committed baseline; exit code 1 on a
 regression or a failed notebook (the summary names the notebook and the cell),
 2 on bad input (an unknown notebook or parameter, a missing baseline).
+``memlab lab`` passes every argument it does not know to JupyterLab
+(``memlab lab --allow-root --ServerApp.ip=0.0.0.0``).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from memlab.cli.args import integer, nonempty, number
+from memlab.cli.args import existing_dir, existing_file, integer, nonempty, number
 from memlab.report.execute import DEFAULT_KERNEL
+
+DEFAULT_LAB_DIR = "memlab-lab"  # memlab lab's working copy, in the current folder
 
 
 def register(sub: Any) -> None:
@@ -52,6 +59,20 @@ def register(sub: Any) -> None:
         metavar="NAME=VALUE",
         help="notebook parameter (YAML value); NOTEBOOK.NAME=VALUE for one notebook",
     )
+    r.add_argument(
+        "-f",
+        "--parameters-file",
+        type=existing_file,
+        metavar="FILE.yaml",
+        help="parameters as papermill reads them ('name: value'; a notebook's name with "
+        "a mapping under it for that notebook); --param wins",
+    )
+    r.add_argument(
+        "--notebook-dir",
+        type=existing_dir,
+        help="run the notebooks of this folder (e.g. a `memlab init` copy; default: the "
+        "shipped ones)",
+    )
     from memlab.cli.evaluate import add_memory_options
 
     add_memory_options(r)
@@ -68,16 +89,48 @@ def register(sub: Any) -> None:
     )
     r.add_argument("--write-baseline", type=Path, metavar="FILE", help="write results as baseline")
     r.add_argument("--no-html", action="store_true", help="skip the HTML copies")
+    r.add_argument(
+        "--no-input",
+        action="store_true",
+        help="HTML copies without the code cells (for readers of the results)",
+    )
+    r.add_argument(
+        "--jobs",
+        type=integer(1, 64),
+        default=0,
+        metavar="N",
+        help="notebooks run at once, each in its own kernel (default: the cores, at most 2)",
+    )
     r.add_argument("--list", action="store_true", help="list the notebooks and their parameters")
     r.set_defaults(func=cmd_report)
 
-    lab = sub.add_parser("lab", help="open JupyterLab on the notebooks with the memlab kernel")
-    lab.add_argument("--notebook-dir", type=Path, help="default: the checkout's notebooks/")
+    lab = sub.add_parser(
+        "lab",
+        help="open JupyterLab on a working copy of the notebooks, with the memlab kernel",
+        description="JupyterLab on DIR/notebooks (laid out by `memlab init DIR` on first use), "
+        "never on the notebooks memlab ships. Arguments memlab does not know go to "
+        "JupyterLab (e.g. --allow-root, --ServerApp.ip=0.0.0.0).",
+    )
+    lab.add_argument(
+        "dir",
+        nargs="?",
+        default=DEFAULT_LAB_DIR,
+        type=Path,
+        help=f"the working copy (default ./{DEFAULT_LAB_DIR}; created on first use)",
+    )
     lab.add_argument("--port", type=integer(1, 65535), help="server port")
     lab.add_argument("--no-browser", action="store_true", help="do not open a browser")
     lab.add_argument("--kernel", default=DEFAULT_KERNEL, help="Jupyter kernel name")
     lab.add_argument("--print-command", action="store_true", help="print the command, do not run")
-    lab.set_defaults(func=cmd_lab)
+    lab.set_defaults(func=cmd_lab, pass_through=True)
+
+    init = sub.add_parser(
+        "init",
+        help="copy the notebooks, the shipped dataset (with vectors) and the baseline into DIR",
+    )
+    init.add_argument("dir", type=Path, help="the folder to lay out (created if missing)")
+    init.add_argument("--force", action="store_true", help="overwrite files already there")
+    init.set_defaults(func=cmd_init)
 
 
 def in_ci() -> bool:
@@ -89,7 +142,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     from memlab.report.summary import summary_text
 
     if args.list:
-        return list_notebooks()
+        return list_notebooks(args.notebook_dir)
     options = ReportOptions(
         notebooks=args.notebooks,
         datasets=args.datasets,
@@ -102,6 +155,10 @@ def cmd_report(args: argparse.Namespace) -> int:
         cell_timeout=args.cell_timeout,
         write_baseline=args.write_baseline,
         html=not args.no_html,
+        params_file=args.parameters_file,
+        no_input=args.no_input,
+        jobs=args.jobs,
+        notebook_dir=args.notebook_dir,
         memory={
             "tokenizer": args.tokenizer,
             "chunk_bytes": args.chunk_bytes,
@@ -116,10 +173,10 @@ def cmd_report(args: argparse.Namespace) -> int:
     return result.exit_code
 
 
-def list_notebooks() -> int:
+def list_notebooks(folder: Path | None = None) -> int:
     from memlab.report.notebooks import available, inspect
 
-    for name, path in available().items():
+    for name, path in available(folder).items():
         print(f"{name}  ({path})")
         for param in inspect(path).values():
             print(f"    {param.name} = {param.source}  # {param.help}")
@@ -132,8 +189,10 @@ def build_lab_command(
     kernel: str = DEFAULT_KERNEL,
     port: int | None = None,
     browser: bool = True,
+    extra: Sequence[str] = (),
 ) -> list[str]:
-    """The JupyterLab command line: notebooks folder as root, the memlab kernel as default."""
+    """The JupyterLab command line: notebooks folder as root, the memlab kernel as default,
+    then ``extra`` (JupyterLab's own arguments) as given."""
     cmd = [
         sys.executable,
         "-m",
@@ -145,20 +204,51 @@ def build_lab_command(
         cmd.append(f"--ServerApp.port={port}")
     if not browser:
         cmd.append("--no-browser")
-    return cmd
+    return [*cmd, *extra]
+
+
+# JupyterLab's options for its root folder: memlab lab sets it to DIR/notebooks
+ROOT_OPTIONS = ("--notebook-dir", "--ServerApp.root_dir", "--NotebookApp.notebook_dir")
 
 
 def cmd_lab(args: argparse.Namespace) -> int:
     from memlab.errors import ReportError
     from memlab.report.execute import check_kernel
-    from memlab.report.locate import notebook_dir
+    from memlab.report.workspace import working_copy
 
-    folder = args.notebook_dir or notebook_dir()
-    if not folder.is_dir():
-        raise ReportError(f"notebooks folder {folder} not found; pass --notebook-dir")
+    for arg in getattr(args, "extra", []):
+        if arg.split("=", 1)[0] in ROOT_OPTIONS:
+            raise ReportError(
+                f"{arg.split('=', 1)[0]}: memlab lab opens DIR/notebooks; pass the folder as "
+                "DIR (`memlab lab DIR`, laid out by `memlab init DIR` on first use)"
+            )
+    folder, laid_out = working_copy(args.dir)
+    if laid_out is not None:
+        print(f"working copy: {len(laid_out.written)} file(s) laid out in {args.dir}", flush=True)
     check_kernel(args.kernel)
-    cmd = build_lab_command(folder, kernel=args.kernel, port=args.port, browser=not args.no_browser)
+    cmd = build_lab_command(
+        folder,
+        kernel=args.kernel,
+        port=args.port,
+        browser=not args.no_browser,
+        extra=getattr(args, "extra", []),
+    )
     if args.print_command:
-        print(" ".join(cmd))
+        print(shlex.join(cmd))
         return 0
     return subprocess.call(cmd)
+
+
+def cmd_init(args: argparse.Namespace) -> int:
+    from memlab.report.workspace import lay_out
+
+    done = lay_out(args.dir, force=args.force)
+    print(f"{args.dir}: {len(done.written)} written, {len(done.kept)} kept (--force overwrites)")
+    for path in done.written:
+        print(f"  {path}")
+    print(
+        f"next: memlab lab {args.dir}  |  memlab report --notebook-dir {args.dir / 'notebooks'} "
+        f"--baseline {args.dir / 'baselines' / 'regression.json'}  |  memlab compare "
+        f"{args.dir / 'datasets' / 'agent-memory'}"
+    )
+    return 0

@@ -1,7 +1,8 @@
 """Dataset names: a folder path, or the name of a shipped dataset (``agent-memory``).
 
-Shipped datasets live in the ``datasets`` folder beside the package (a checkout
-installed with ``pip install -e .``); ``MEMLAB_DATASETS`` points elsewhere. A
+Shipped datasets live in the ``datasets`` folder: inside the installed package
+(``memlab/shipped/datasets``, what a wheel carries) or beside the package in a
+checkout (``pip install -e .``); ``MEMLAB_DATASETS`` points elsewhere. A
 name that is neither an existing dataset folder nor a shipped dataset raises
 ``DatasetError`` with a did-you-mean and the shipped names.
 """
@@ -22,9 +23,20 @@ def repo_root() -> Path:
     return Path(__file__).resolve().parents[2]
 
 
+SHIPPED = ("notebooks", "datasets", "baselines")
+
+
+def shipped_dir(name: str) -> Path:
+    """A folder memlab ships (``notebooks``, ``datasets``, ``baselines``): in an installed
+    wheel ``memlab/shipped/<name>`` (the build copies it there), in a checkout
+    ``<repo>/<name>``."""
+    packaged = Path(__file__).resolve().parents[1] / "shipped" / name
+    return packaged if packaged.is_dir() else repo_root() / name
+
+
 def datasets_dir() -> Path:
     value = os.environ.get("MEMLAB_DATASETS")
-    return Path(value).expanduser() if value else repo_root() / "datasets"
+    return Path(value).expanduser() if value else shipped_dir("datasets")
 
 
 def known_datasets() -> list[str]:

@@ -8,6 +8,11 @@ A target is one of
 
 Targets never name chunks, so judgements survive re-chunking; they are resolved
 to chunks at evaluation time (``memlab.datasets.resolve``).
+
+A path may hold spaces (``notes/my notes.md#L3``): in ``qrels.tsv``, whose columns
+are whitespace-separated, the target is written with whitespace and ``%``
+percent-encoded (``notes/my%20notes.md#L3``; ``memlab.datasets.trec.encode_id``),
+and read back decoded.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ FACT_PREFIX = "fact:"
 FACT_ID = r"[A-Za-z0-9][A-Za-z0-9._-]*"
 FACT_MARKER_RE = re.compile(r"<!-- fact:(" + FACT_ID + r") -->")
 FACT_ID_RE = re.compile(FACT_ID)
-_SPAN_RE = re.compile(r"(?P<path>[^#\s]+)(?:#L(?P<start>[0-9]+)(?:-L(?P<end>[0-9]+))?)?")
+_SPAN_RE = re.compile(r"(?P<path>.+?)(?:#L(?P<start>[0-9]+)(?:-L(?P<end>[0-9]+))?)?", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -67,8 +72,8 @@ def check_path(path: str) -> str | None:
 
 def parse_target(text: str) -> Target:
     """Parse a target string; ``ValueError`` says what is wrong and how to write it."""
-    if not text or any(ch.isspace() for ch in text):
-        raise ValueError(f"target {text!r} is empty or contains whitespace")
+    if not text.strip() or any(ch in "\n\r\x00" for ch in text):
+        raise ValueError(f"target {text!r} is empty or holds a line break or NUL")
     if text.startswith(FACT_PREFIX):
         fact = text[len(FACT_PREFIX) :]
         if not FACT_ID_RE.fullmatch(fact):

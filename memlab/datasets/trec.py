@@ -10,20 +10,75 @@ Readers accept any run of spaces or tabs between columns; writers use tabs for
 qrels (the dataset's ``qrels.tsv``) and single spaces for runs, with ``\\n``
 line endings. Both readers report every malformed line at once as a
 ``DatasetError``.
+
+Ids with spaces (a memory file named ``my notes.md``, its chunk ``my notes.md:0``):
+the columns are whitespace-separated, so every writer percent-encodes whitespace
+and ``%`` in ids (``my%20notes.md``, ``%25`` for a percent sign) and every reader
+decodes them (``encode_id`` / ``decode_id``, the one definition). Ids without
+whitespace or ``%`` are written as they are, so other tools read memlab's files
+unchanged, and ranx (which reads the encoded ids of both files alike) agrees.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from memlab.datasets.jsonl import decode_lines
 from memlab.datasets.problems import ValidationReport
 from memlab.errors import DatasetError
+from memlab.safefs import read_bytes
 
 Qrels = dict[str, dict[str, int]]
 Run = dict[str, dict[str, float]]
+
+_ENCODE = re.compile(r"[%\s]")
+_ESCAPES = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+
+
+def encode_id(text: str) -> str:
+    """``text`` with whitespace and ``%`` percent-encoded (their UTF-8 bytes), so it is
+    one column of a TREC file; every other character is kept."""
+    return _ENCODE.sub(lambda m: "".join(f"%{b:02X}" for b in m[0].encode("utf-8")), text)
+
+
+def decode_id(text: str) -> str:
+    """The inverse of ``encode_id``: escapes that spell whitespace or ``%`` are decoded,
+    any other escape (``%41``) is kept as written."""
+    return _ESCAPES.sub(lambda m: _decode_escapes(m[0]), text) if "%" in text else text
+
+
+def _decode_escapes(run: str) -> str:
+    data = bytes(int(run[i + 1 : i + 3], 16) for i in range(0, len(run), 3))
+    out, i = [], 0
+    while i < len(data):
+        for size in (1, 2, 3, 4):
+            try:
+                ch = data[i : i + size].decode("utf-8")
+            except UnicodeDecodeError:
+                continue
+            break
+        else:
+            ch, size = "", 1
+        keep = ch == "%" or ch.isspace()
+        out.append(ch if keep else run[3 * i : 3 * (i + size)])
+        i += size
+    return "".join(out)
+
+
+MAX_TREC_BYTES = 1024 * 1024 * 1024  # a TREC file larger than 1 GiB is refused
+
+
+def _read(path: Path) -> bytes:
+    """A qrels or run file the user names: a regular file (never a FIFO or device), capped."""
+    return read_bytes(path, root=None, max_bytes=MAX_TREC_BYTES).data
+
+
+def _check_ids(qid: str, doc: str, what: str) -> None:
+    if not qid or not doc:
+        raise DatasetError(f"{what} ids must not be empty: query '{qid}', document '{doc}'")
 
 
 def parse_qrels(
@@ -58,7 +113,7 @@ def parse_qrels(
                 "use 0 (judged non-relevant), 1 (partial) or 2 (answer)",
             )
             continue
-        rows.append((number, cols[0], cols[2], grade, cols[1]))
+        rows.append((number, decode_id(cols[0]), decode_id(cols[2]), grade, cols[1]))
     return rows
 
 
@@ -72,7 +127,7 @@ def read_qrels(path: str | Path) -> Qrels:
     path = Path(path)
     report = ValidationReport(path)
     qrels: Qrels = {}
-    lines = decode_lines(path.read_bytes(), path.name, report)
+    lines = decode_lines(_read(path), path.name, report)
     for number, qid, doc, grade, _ in parse_qrels(lines, path.name, report):
         judged = qrels.setdefault(qid, {})
         if doc in judged:
@@ -99,9 +154,8 @@ def write_qrels(
     for qid, judged in qrels.items():
         for key, grade in judged.items():
             doc, nugget = key if isinstance(key, tuple) else (key, 0)
-            if any(ch.isspace() for ch in qid + doc):
-                raise DatasetError(f"qrels ids must not contain whitespace: '{qid}' '{doc}'")
-            out.append(f"{qid}\t{int(nugget)}\t{doc}\t{int(grade)}\n")
+            _check_ids(qid, doc, "qrels")
+            out.append(f"{encode_id(qid)}\t{int(nugget)}\t{encode_id(doc)}\t{int(grade)}\n")
     Path(path).write_bytes("".join(out).encode("utf-8"))
 
 
@@ -110,7 +164,7 @@ def read_run(path: str | Path) -> Run:
     path = Path(path)
     report = ValidationReport(path)
     run: Run = {}
-    for number, text in decode_lines(path.read_bytes(), path.name, report):
+    for number, text in decode_lines(_read(path), path.name, report):
         if not text.strip():
             continue
         cols = text.split()
@@ -129,8 +183,9 @@ def read_run(path: str | Path) -> Run:
         if not math.isfinite(score):
             report.add("malformed_lines", path.name, number, f"score {cols[4]} is not finite", fix)
             continue
-        docs = run.setdefault(cols[0], {})
-        if cols[2] in docs:
+        qid, doc = decode_id(cols[0]), decode_id(cols[2])
+        docs = run.setdefault(qid, {})
+        if doc in docs:
             report.add(
                 "duplicate_ids",
                 path.name,
@@ -138,7 +193,7 @@ def read_run(path: str | Path) -> Run:
                 f"'{cols[0]} {cols[2]}' appears twice",
                 "list each document once per query",
             )
-        docs[cols[2]] = score
+        docs[doc] = score
     _fail(report, "run")
     return run
 
@@ -169,7 +224,6 @@ def write_run(
         for rank, (doc, score) in enumerate(ranked(docs, sort), start=1):
             if not math.isfinite(score):
                 raise DatasetError(f"run score for '{qid} {doc}' is {score}; scores must be finite")
-            if any(ch.isspace() for ch in qid + doc):
-                raise DatasetError(f"run ids must not contain whitespace: '{qid}' '{doc}'")
-            out.append(f"{qid} Q0 {doc} {rank} {float(score)!r} {tag}\n")
+            _check_ids(qid, doc, "run")
+            out.append(f"{encode_id(qid)} Q0 {encode_id(doc)} {rank} {float(score)!r} {tag}\n")
     Path(path).write_bytes("".join(out).encode("utf-8"))

@@ -4,7 +4,8 @@ Every table is long and tidy: ``perquery`` has one row per (run, query_id,
 measure); ``aggregate`` one row per (run, measure) with the mean, a bootstrap
 CI and the number of queries; ``compare`` one row per (run, measure) against a
 baseline run, with the delta, its CI, the p-value, the Holm-adjusted p-value
-across all comparisons of the table, and win/tie/loss counts.
+within its family (per measure by default; ``memlab.eval.significance``), the
+verdict, a note where CI and verdict seem to disagree, and win/tie/loss counts.
 """
 
 from __future__ import annotations
@@ -31,10 +32,38 @@ from memlab.eval.metrics import Returned, compute
 from memlab.eval.novelty import NuggetTable, nugget_measure
 from memlab.eval.prepare import Prepared
 from memlab.eval.runs import RunResult, to_file_level
+from memlab.eval.significance import adjust
 from memlab.eval.timeline import Timeline
 
 PERQUERY_COLUMNS = ["run", "query_id", "category", "measure", "value"]
 TESTS = ("t", "fisher")
+
+
+UNITS = ("chunk", "file")
+
+
+def unit_qrels(timeline: Timeline, unit: str) -> dict[str, dict[str, int]]:
+    """The judgements at ``unit``: chunks as resolved at each query's time, or files
+    (``qrels_by_file``: a file at its best target's grade)."""
+    if unit == "chunk":
+        return timeline.qrels
+    if unit == "file":
+        ds = timeline.dataset
+        return {q: g for gid in ds.groups for q, g in qrels_by_file(ds, group=gid).items()}
+    raise ConfigError(unknown_name("unit", str(unit), UNITS))
+
+
+def measured_qrels(
+    timeline: Timeline, qrels: Mapping[str, Mapping[str, int]]
+) -> dict[str, dict[str, int]]:
+    """The judgements of the queries the IR measures score: a positive grade, not an
+    abstention query (what ``runs/<run>.qrels`` holds, so other tools score the same)."""
+    abstain = {q.query_id for q in timeline.dataset.queries if q.abstention}
+    return {
+        qid: dict(g)
+        for qid, g in qrels.items()
+        if any(v > 0 for v in g.values()) and qid not in abstain
+    }
 
 
 def evaluate_run(
@@ -50,19 +79,11 @@ def evaluate_run(
     ``source`` holds the judgements resolved at each query's time: the timeline the
     run was ranked on (a ``Prepared``: its default memory's)."""
     timeline = source if isinstance(source, Timeline) else source.judged()
-    qrels: Mapping[str, Mapping[str, int]] = timeline.qrels
+    qrels: Mapping[str, Mapping[str, int]] = unit_qrels(timeline, unit)
     if unit == "file":
-        ds = timeline.dataset
         run = to_file_level(run)
-        qrels = {q: g for gid in ds.groups for q, g in qrels_by_file(ds, group=gid).items()}
-    elif unit != "chunk":
-        raise ConfigError(unknown_name("unit", str(unit), ("chunk", "file")))
     queries = {q.query_id: q for q in timeline.dataset.queries}
-    judged = {
-        qid: g
-        for qid, g in qrels.items()
-        if any(v > 0 for v in g.values()) and not queries[qid].abstention
-    }
+    judged = measured_qrels(timeline, qrels)
     rows: list[tuple[str, str, str, str, float]] = []
 
     def add(qid: str, measure: str, value: float | None) -> None:
@@ -84,7 +105,9 @@ def evaluate_run(
     stale_of = timeline.stale  # built once: a dict over every query
     for qid, q in queries.items():
         ranking, snippets = run.rankings.get(qid, []), run.snippets.get(qid, [])
-        add(qid, "Redundancy", redundancy(snippets))
+        known_text = run.source is None  # an external run's snippets are unknown
+        if known_text:
+            add(qid, "Redundancy", redundancy(snippets))
         relevant = {d for d, g in qrels.get(qid, {}).items() if g > 0}
         stale = set(stale_of.get(qid, []))
         if unit == "file":
@@ -93,9 +116,10 @@ def evaluate_run(
         if q.abstention:
             add(qid, "AbstainHits", len(ranking))
             add(qid, "Abstained", 1.0 if not ranking else 0.0)
-        tokens = tokens_of(snippets)
-        add(qid, "Tokens", tokens)
-        add(qid, "OverBudget", 1.0 if tokens > budget else 0.0)
+        if known_text:
+            tokens = tokens_of(snippets)
+            add(qid, "Tokens", tokens)
+            add(qid, "OverBudget", 1.0 if tokens > budget else 0.0)
     return pd.DataFrame(rows, columns=PERQUERY_COLUMNS)
 
 
@@ -190,8 +214,11 @@ def compare(
     test: str = "t",
     seed: int = 0,
     n_resamples: int = 2000,
+    family: str = "measure",
 ) -> pd.DataFrame:
-    """Every other run against ``baseline`` on every measure (paired over common queries)."""
+    """Every other run against ``baseline`` on every measure (paired over common queries);
+    p-values Holm-adjusted within ``family`` (``memlab.eval.significance``: per measure by
+    default), with the verdict and a note where CI and verdict seem to disagree."""
     if test not in TESTS:
         raise ConfigError(unknown_name("test", str(test), TESTS))
     wide = perquery.pivot_table(index=["measure", "query_id"], columns="run", values="value")
@@ -224,11 +251,7 @@ def compare(
                     "n": len(a),
                 }
             )
-    table = pd.DataFrame(rows)
-    if not table.empty:
-        table["p_holm"] = stats.holm(table["p"].tolist())
-        table["significant"] = table["p_holm"] < 0.05
-    return table
+    return adjust(pd.DataFrame(rows), family, test=test)
 
 
 def per_category(perquery: pd.DataFrame) -> pd.DataFrame:

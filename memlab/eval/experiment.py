@@ -9,10 +9,15 @@ writes::
 
     aggregated.csv   run, measure, value, ci_low, ci_high, n
     perquery.csv     run, query_id, category, measure, value   (long)
-    compare.csv      every run against the first, per measure
+    compare.csv      every run against the first, per measure (Holm family, verdict, note)
+    table.md/.tex    every pair of runs tested, marked as in papers (``memlab.eval.significance``)
     per_category.csv mean per run, category and measure
     manifest.json    what produced these numbers (DESIGN invariant 6)
-    runs/<run>.trec  the rankings as TREC runs
+    runs/            every run as TREC files with the judgements it was scored with,
+                     at chunk and file level (``memlab.eval.trec_out``)
+
+A run is a ranker name, a configuration (``Run``), or a TREC file from elsewhere
+(``memlab.eval.external.RunFile``), scored on the same judgements.
 """
 
 from __future__ import annotations
@@ -26,10 +31,19 @@ from typing import Any
 import pandas as pd
 
 from memlab.config import SearchConfig
-from memlab.datasets import Dataset, write_run
+from memlab.datasets import Dataset
 from memlab.errors import ConfigError
 from memlab.eval.coverage import gap_warning, pool_depth, pooled_configs, run_coverage
-from memlab.eval.evaluate import aggregate, compare, evaluate_run, per_category
+from memlab.eval.evaluate import (
+    UNITS,
+    aggregate,
+    compare,
+    evaluate_run,
+    measured_qrels,
+    per_category,
+    unit_qrels,
+)
+from memlab.eval.external import RunFile, external_result
 from memlab.eval.manifest import build_manifest, write_json
 from memlab.eval.measures import DEFAULT_MEASURES, DEFAULT_TOKEN_BUDGET, NUGGET_MEASURES
 from memlab.eval.memory import Memory
@@ -43,7 +57,9 @@ from memlab.eval.runs import (
     ranker_configs,
     run_config,
 )
+from memlab.eval.significance import pairwise_table
 from memlab.eval.timeline import Timeline
+from memlab.eval.trec_out import write_trec
 
 log = logging.getLogger("memlab")
 
@@ -60,6 +76,8 @@ class Experiment:
     manifest: dict[str, Any]
     warnings: list[str] = field(default_factory=list)
     timelines: dict[str, Timeline] = field(default_factory=dict)  # run -> what it ranked
+    # {run: {unit: qrels}}: the judgements each run was scored with (runs/<run>.qrels)
+    qrels: dict[str, dict[str, dict[str, dict[str, int]]]] = field(default_factory=dict)
 
     def table(self, measures: Sequence[str] | None = None) -> pd.DataFrame:
         """Aggregated means as a wide table: one row per run, one column per measure."""
@@ -72,7 +90,7 @@ class Experiment:
 
 def run_experiment(
     dataset: str | Path | Dataset | Prepared,
-    runs: Sequence[str] | Mapping[str, SearchConfig | Run] = DEFAULT_RUNS,
+    runs: Sequence[str] | Mapping[str, SearchConfig | Run | RunFile] = DEFAULT_RUNS,
     *,
     base: SearchConfig | None = None,
     measures: Sequence[str] = DEFAULT_MEASURES,
@@ -81,8 +99,10 @@ def run_experiment(
     budget: int = DEFAULT_TOKEN_BUDGET,
     out: str | Path | None = None,
     seed: int = 0,
+    family: str = "measure",
 ) -> Experiment:
-    """Evaluate ``runs`` (names, or {name: config or ``Run``}) on a prepared dataset.
+    """Evaluate ``runs`` (names, or {name: config, ``Run`` or ``RunFile``}) on a prepared
+    dataset.
 
     ``dataset`` is a ``Prepared`` (``prepare_dataset(path, embedder=..., tokenizer=...,
     dream=...)``), or a folder / ``Dataset`` prepared with its defaults (shipped
@@ -90,12 +110,18 @@ def run_experiment(
     """
     prepared = prepare_dataset(dataset)
     ds = prepared.dataset
+    order = list(runs)
+    files = (
+        {k: v for k, v in runs.items() if isinstance(v, RunFile)}
+        if isinstance(runs, Mapping)
+        else {}
+    )
     specs = (
-        {k: as_run(v) for k, v in runs.items()}
+        {k: as_run(v) for k, v in runs.items() if not isinstance(v, RunFile)}
         if isinstance(runs, Mapping)
         else {k: Run(c) for k, c in ranker_configs(runs, base or SearchConfig()).items()}
     )
-    if not specs:
+    if not specs and not files:
         raise ConfigError("no runs to evaluate; pass e.g. runs=['fts', 'hybrid', 'mmr']")
     configs = {name: spec.config for name, spec in specs.items()}
     warnings = _check_vectors(prepared, configs)
@@ -107,6 +133,7 @@ def run_experiment(
     results: dict[str, RunResult] = {}
     timelines: dict[str, Timeline] = {}
     frames = []
+    qrels: dict[str, dict[str, dict[str, dict[str, int]]]] = {}
     for (memory, keywords), group in by_memory.items():
         timeline = prepared.timeline(
             needed_limit(group),
@@ -121,12 +148,20 @@ def run_experiment(
             timelines[name] = timeline
             frames.append(evaluate_run(timeline, result, measures, unit=unit, budget=budget))
             warnings += _gap(timeline, name, spec, result)
-    results = {name: results[name] for name in specs}
+            qrels[name] = _unit_qrels(timeline)
+    for name, run_file in files.items():
+        timeline = prepared.judged()
+        qrels[name] = _unit_qrels(timeline)
+        result, notes = external_result(name, run_file, ds, qrels[name][unit])
+        results[name] = result
+        frames.append(evaluate_run(timeline, result, measures, unit=unit, budget=budget))
+        warnings += notes
+    results = {name: results[name] for name in order}
     warnings += [w for w in prepared.warnings if w not in warnings]
     perquery = pd.concat(frames, ignore_index=True)
-    perquery = pd.concat([perquery[perquery["run"] == name] for name in specs], ignore_index=True)
+    perquery = pd.concat([perquery[perquery["run"] == name] for name in order], ignore_index=True)
     aggregated = aggregate(perquery, seed=seed)
-    compared = compare(perquery, next(iter(results)), test=test, seed=seed)
+    compared = compare(perquery, next(iter(results)), test=test, seed=seed, family=family)
     manifest = build_manifest(
         prepared,
         configs,
@@ -137,6 +172,12 @@ def run_experiment(
         seed=seed,
         budget=budget,
     )
+    manifest["family"] = family
+    for name, run_file in files.items():
+        manifest["runs"][name] = {
+            "external": {"file": run_file.path.name, "digest": run_file.digest()},
+            "degraded_queries": 0,
+        }
     exp = Experiment(
         ds,
         prepared,
@@ -148,6 +189,7 @@ def run_experiment(
         manifest,
         warnings,
         {name: timelines[name] for name in specs},
+        qrels,
     )
     if out is not None:
         write_outputs(exp, Path(out))
@@ -166,6 +208,11 @@ def _gap(timeline: Timeline, name: str, spec: Run, result: RunResult) -> list[st
     pooled = spec.config in pooled_configs(ds.path, k)
     warning = gap_warning(cov, ds.path, spec.spec or name, pooled=pooled)
     return [warning] if warning else []
+
+
+def _unit_qrels(timeline: Timeline) -> dict[str, dict[str, dict[str, int]]]:
+    """The judgements the IR measures score, at every unit."""
+    return {u: measured_qrels(timeline, unit_qrels(timeline, u)) for u in UNITS}
 
 
 def _check_vectors(prepared: Prepared, configs: dict[str, SearchConfig]) -> list[str]:
@@ -187,26 +234,18 @@ def write_outputs(exp: Experiment, out: Path) -> None:
     exp.compared.to_csv(out / "compare.csv", index=False)
     exp.categories.to_csv(out / "per_category.csv", index=False)
     write_json(out / "manifest.json", exp.manifest)
-    (out / "runs").mkdir(exist_ok=True)
     for name, result in exp.runs.items():
-        run = {
-            qid: dict(zip(ids, _strict(result.scores[qid]), strict=True))
-            for qid, ids in result.rankings.items()
-            if ids
-        }
-        write_run(out / "runs" / f"{name}.trec", run, tag=name, sort=False)
-
-
-def _strict(scores: list[float]) -> list[float]:
-    """Display scores rounded to 6 decimals and made strictly decreasing (clamped ties
-    at 1.0 become 0.999999, …), so a TREC reader that sorts by score keeps memlab's order."""
-    out: list[float] = []
-    for s in scores:
-        s = round(s, 6)
-        if out and s >= out[-1]:
-            s = round(out[-1] - 1e-6, 6)
-        out.append(s)
-    return out
+        write_trec(out / "runs", result, exp.qrels.get(name, {}))
+    if len(exp.runs) > 1:
+        table = pairwise_table(
+            exp.perquery,
+            list(exp.runs),
+            [m for m in exp.manifest["measures"] if m != "NumQ"],
+            test=str(exp.manifest["test"]),
+            family=str(exp.manifest.get("family", "measure")),
+        )
+        (out / "table.md").write_text(table.to_markdown() + "\n", encoding="utf-8")
+        (out / "table.tex").write_text(table.to_latex() + "\n", encoding="utf-8")
 
 
 def summary_text(exp: Experiment, measures: Sequence[str] = ("nDCG@10", "R@5", "RR")) -> str:

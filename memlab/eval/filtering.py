@@ -53,6 +53,8 @@ def reachability_by_run(exp: Experiment) -> pd.DataFrame:
     reachable under the run's filters at the query's time."""
     frames = []
     for name, result in exp.runs.items():
+        if name not in exp.timelines:  # a run read from a file: no configuration
+            continue
         table = reachability(exp.timelines[name], result.config)
         frames.append(table.assign(run=name))
     out = pd.concat(frames, ignore_index=True)
@@ -93,7 +95,7 @@ def min_score_sweep(
     run's configuration kept (the sweep engine's vectorised measures on the
     experiment's candidates)."""
     rows = []
-    for name in runs or list(exp.runs):
+    for name in runs or list(exp.timelines):
         result, timeline = exp.runs[name], exp.timelines[name]
         judgements = judgements_for(timeline.batch, timeline)
         for value in values:

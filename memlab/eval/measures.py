@@ -59,6 +59,13 @@ _RANX = {
 }
 _PATTERN = re.compile(r"^(alpha-nDCG|nDCG|NRAll|NR|R|P|Success|MAP|RR|Judged)(?:@(\d+))?$")
 _NEEDS_CUTOFF = ("R", "P", "Success", "Judged", "alpha-nDCG", "NR", "NRAll")
+# Measures where less is better (every other measure: more is better).
+LOWER_IS_BETTER = frozenset({"Redundancy", "Stale", "AbstainHits", "Tokens", "OverBudget"})
+
+
+def better_sign(measure: str) -> int:
+    """+1 when a higher value of ``measure`` is better, −1 when a lower one is."""
+    return -1 if measure in LOWER_IS_BETTER else 1
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ import logging
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -37,6 +37,7 @@ from memlab.eval.embedders import evaluation_embedder
 from memlab.eval.judged import RelevantChunk
 from memlab.eval.memory import Memory, memory_for
 from memlab.eval.products import load_product, product_key, product_path, save_product
+from memlab.eval.progress import ReplayProgress
 from memlab.eval.replay import GroupReplay
 from memlab.eval.timeline import GroupProduct, Timeline, replay_queries
 from memlab.search.candidates_batch import CandidateBatch
@@ -154,12 +155,14 @@ class Prepared:
         work = Path(tempfile.mkdtemp(prefix="at-", dir=_ensure(self.work_dir)))
         g = self.dataset.groups[group]
         plain = replace(memory or self.memory, by_tag=())
-        with GroupReplay(g, plain, work / "w", self.embedder) as replay:
-            replay.advance(at)
-            replay.refresh()
-            replay.materialise()
-            yield replay.store
-        work.rmdir()
+        try:
+            with GroupReplay(g, plain, work / "w", self.embedder) as replay:
+                replay.advance(at)
+                replay.refresh()
+                replay.materialise()
+                yield replay.store
+        finally:  # also when the caller's block fails
+            shutil.rmtree(work, ignore_errors=True)
 
     def store_for(
         self, query: Query, memory: Memory | None = None
@@ -186,6 +189,7 @@ class Prepared:
         if cached is not None:
             return cached
         work = Path(tempfile.mkdtemp(prefix="replay-", dir=self.work_dir))
+        bar = ReplayProgress.start(self.dataset, gid) if self.progress else None
         try:
             product = replay_queries(
                 ds,
@@ -194,27 +198,17 @@ class Prepared:
                 limit=limit,
                 work=work / "w",
                 embedder=self.embedder if use_vectors else None,
-                tick=self._bar(ds, gid, memory),
+                tick=bar.query if bar else None,
                 keywords=keywords,
+                on_file=bar.file if bar else None,
             )
         finally:
             shutil.rmtree(work, ignore_errors=True)
+            if bar:
+                bar.close()
         if product.complete:  # a degraded replay is redone next time
             save_product(path, product)
         return product
-
-    def _bar(self, ds: Dataset, gid: str, memory: Memory) -> Callable[[], None] | None:
-        n = len(ds.queries_in(gid))
-        if not self.progress or n < 50:
-            return None
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=n, desc=f"replaying {gid} ({memory.index.tokenizer})", leave=False)
-
-        def tick() -> None:
-            bar.update(1)
-
-        return tick
 
     def _warm_query_vectors(self) -> None:
         """Embed all query texts in one call so per-query lookups hit the cache."""

@@ -30,6 +30,7 @@ import logging
 import math
 import os
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from types import TracebackType
@@ -118,6 +119,7 @@ class GroupReplay:
         self.dreams: list[DreamRecord] = []
         self.missing_vectors: list[str] = []  # chunk texts that could not be embedded
         self.applied = 0
+        self.on_event: Callable[[], None] | None = None  # called after each event (progress)
         self._next = 0
         self._lock = self._dream_lock()
 
@@ -166,6 +168,8 @@ class GroupReplay:
                 self.applied += 1
                 if event.end:
                     self._dream(event)
+                if self.on_event is not None:
+                    self.on_event()
 
     def _apply_on_disk(self, event: Event) -> None:
         path = self.layout.abs(event.path)

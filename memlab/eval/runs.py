@@ -191,6 +191,7 @@ class RunResult:
     snippets: dict[str, list[str]]
     degraded: dict[str, bool]
     memory: Memory | None = None  # the memory it searched, when not the prepared one
+    source: str | None = None  # an external run: the TREC file (its snippets are unknown)
 
 
 def run_config(
@@ -215,15 +216,24 @@ def run_of(name: str, ranked: RankedBatch) -> RunResult:
     return result
 
 
+def file_of(doc_id: str) -> str:
+    """The file of a chunk id (``path:i`` → ``path``); any other id is already a file."""
+    path, sep, index = doc_id.rpartition(":")
+    return path if sep and index.isdigit() else doc_id
+
+
 def to_file_level(result: RunResult) -> RunResult:
     """Rankings of files instead of chunks: each file at its best chunk's position."""
-    out = RunResult(result.name, result.config, {}, {}, {}, dict(result.degraded))
+    out = RunResult(
+        result.name, result.config, {}, {}, {}, dict(result.degraded), result.memory, result.source
+    )
     for qid, ids in result.rankings.items():
         seen: dict[str, int] = {}
         for i, cid in enumerate(ids):
-            seen.setdefault(cid.rsplit(":", 1)[0], i)
+            seen.setdefault(file_of(cid), i)
         order = list(seen.values())
         out.rankings[qid] = list(seen)
         out.scores[qid] = [result.scores[qid][i] for i in order]
-        out.snippets[qid] = [result.snippets[qid][i] for i in order]
+        snippets = result.snippets.get(qid)  # none for a run from elsewhere
+        out.snippets[qid] = [snippets[i] for i in order] if snippets else []
     return out

@@ -63,8 +63,10 @@ def replay_queries(
     embedder: EmbeddingProvider | None = None,
     tick: Callable[[], None] | None = None,
     keywords: str = "c0",
+    on_file: Callable[[], None] | None = None,
 ) -> GroupProduct:
-    """Replay ``group`` once and gather every query of it when the timeline reaches it."""
+    """Replay ``group`` once and gather every query of it when the timeline reaches it;
+    ``tick`` is called after each query, ``on_file`` after each file event (progress)."""
     start = time.perf_counter()
     g = dataset.groups[group]
     queries = sorted(dataset.queries_in(group), key=lambda q: q.as_of)  # stable: ties keep order
@@ -72,6 +74,7 @@ def replay_queries(
     memo: dict[str, str] = {}  # one string per distinct chunk text (small pickles)
     product = GroupProduct({}, {}, [], 0, {}, 0, 0.0)
     with GroupReplay(g, memory, work, embedder) as replay:
+        replay.on_event = on_file
         for at, moment in _moments(queries):
             replay.advance(at)
             replay.refresh()

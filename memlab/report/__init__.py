@@ -9,6 +9,7 @@ Modules::
     html       nbconvert HTML copies and the index page
     summary    the summary text and JSON
     runner     ``run_report(ReportOptions)``: plan, run, check, summarise
+    workspace  ``memlab init DIR``: the notebooks, dataset and baseline in a user's folder
 
 The notebooks themselves call ``memlab.workbench``; this package never imports it.
 """

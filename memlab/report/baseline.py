@@ -34,10 +34,10 @@ from typing import Any
 from memlab.datafile import load_data
 from memlab.errors import ReportError
 from memlab.eval.manifest import incompatibilities, write_json
+from memlab.eval.measures import LOWER_IS_BETTER
 
 FORMAT = 1
-LOWER_IS_BETTER = frozenset({"Redundancy", "Stale", "AbstainHits", "OverBudget"})
-TWO_SIDED = frozenset({"NumQ", "Tokens"})
+TWO_SIDED = frozenset({"NumQ", "Tokens"})  # checked both ways (before the direction)
 DEFAULT_TOLERANCES: dict[str, Any] = {
     "default": 0.005,
     "NumQ": 0,

@@ -1,17 +1,20 @@
 """Run one notebook with papermill in the real ``memlab`` kernel, and say where it failed.
 
-The kernel is named explicitly (``make setup`` installs it with ``ipykernel
-install --sys-prefix --name memlab``), with a start timeout and a per-cell
-timeout. papermill writes the executed notebook even when a cell fails; the
-failure is then located in that notebook — the cell's number in the *source*
-notebook (papermill's injected-parameters and error-marker cells are not
-counted), its execution count, the Markdown section it sits in and its first
-line — so the message names the notebook and the cell.
+The kernel is named explicitly, with a start timeout and a per-cell timeout.
+The ``memlab`` kernel is installed on first use (``check_kernel``: this Python's
+``ipykernel``, into the virtualenv it runs in, else the user's Jupyter folder), so a
+``pip install memlab`` needs no setup step; ``make setup`` installs it up front.
+
+papermill writes the executed notebook even when a cell fails; the failure is then
+located in that notebook — the cell's number in the *source* notebook (papermill's
+injected-parameters and error-marker cells are not counted), its execution count,
+the Markdown section it sits in and its first line — so the message names the
+notebook and the cell.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,6 +23,10 @@ from memlab.errors import ReportError
 
 DEFAULT_KERNEL = "memlab"
 _ADDED_TAGS = {"injected-parameters", "papermill-error-cell-tag"}
+# ipykernel warns at every start that a local kernel talks over TCP without encryption
+# (jupyter_client's default for every kernel it launches); the kernel's own log lines
+# are not the report's business, its errors still show.
+KERNEL_ARGUMENTS = ("--IPKernelApp.log_level=ERROR",)
 
 
 @dataclass(frozen=True)
@@ -45,17 +52,44 @@ class Failure:
         return f"notebook {notebook} failed in {where}:{code} — {self.error}"
 
 
-def check_kernel(name: str) -> None:
-    """Raise a ReportError that says how to install the kernel when it is missing."""
+def check_kernel(name: str, echo: Callable[[str], None] = print) -> None:
+    """Make sure kernel ``name`` exists: the ``memlab`` kernel is installed when missing
+    (one line says where); any other missing kernel is a ReportError saying what to do."""
     from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
 
     try:
         KernelSpecManager().get_kernel_spec(name)
     except NoSuchKernel:
+        if name != DEFAULT_KERNEL:
+            raise ReportError(
+                f"Jupyter kernel '{name}' is not installed; install it (`python -m "
+                f"ipykernel install --sys-prefix --name {name}`) or pass --kernel memlab"
+            ) from None
+        echo(f"installed the Jupyter kernel '{name}' (this Python) in {install_kernel(name)}")
+
+
+def install_kernel(name: str = DEFAULT_KERNEL, prefix: Path | None = None) -> Path:
+    """Install a kernel ``name`` running this Python: under ``prefix``, else the
+    virtualenv this Python runs in, else the user's Jupyter folder. Its folder."""
+    import sys
+
+    from ipykernel.kernelspec import install
+
+    if prefix is None and sys.prefix != sys.base_prefix:
+        prefix = Path(sys.prefix)
+    try:
+        where = install(
+            kernel_name=name,
+            display_name=name,
+            prefix=str(prefix) if prefix is not None else None,
+            user=prefix is None,
+        )
+    except OSError as exc:
         raise ReportError(
-            f"Jupyter kernel '{name}' is not installed; run `make setup` (it runs "
-            f"`python -m ipykernel install --sys-prefix --name {name}`)"
+            f"could not install the Jupyter kernel '{name}' ({exc}); run "
+            f"`python -m ipykernel install --user --name {name}`"
         ) from None
+    return Path(where)
 
 
 def run_notebook(
@@ -84,6 +118,7 @@ def run_notebook(
             progress_bar=progress,
             log_output=False,
             cwd=str(cwd) if cwd else None,
+            extra_arguments=list(KERNEL_ARGUMENTS),
         )
     except papermill.PapermillExecutionError as exc:
         return locate_failure(output, f"{exc.ename}: {exc.evalue}")

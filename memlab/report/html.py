@@ -1,26 +1,43 @@
 """HTML copies of executed notebooks (nbconvert) and the report's index page (Jinja2).
 
 nbconvert's HTML embeds every figure as a ``data:`` URI, so each page is one
-self-contained file that a browser (or CI's artefact viewer) opens offline.
+self-contained file that a browser (or CI's artefact viewer) opens offline. Pages
+are for people who did not run them: absolute paths of this machine (the report
+folder, the datasets, memlab's checkout or install, the cache, the temp folder,
+the home folder) are written as short names (``scrub_paths``), and ``no_input``
+leaves the code cells out (``memlab report --no-input``).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from memlab.report.baseline import CheckResult
 from memlab.report.results import JobResult
 
 
-def notebook_to_html(notebook: Path, target: Path | None = None) -> Path:
-    """Write ``<notebook>.html`` beside the notebook (or at ``target``)."""
+def notebook_to_html(
+    notebook: Path,
+    target: Path | None = None,
+    *,
+    no_input: bool = False,
+    paths: Mapping[str, str] | None = None,
+) -> Path:
+    """Write ``<notebook>.html`` beside the notebook (or at ``target``): without code
+    cells with ``no_input``, with every absolute path of ``paths`` (``{path: name}``)
+    replaced by its name."""
     import nbformat
     from nbconvert import HTMLExporter
 
     nb = nbformat.read(notebook, as_version=4)
-    exporter = HTMLExporter(template_name="lab")
+    exporter = HTMLExporter(
+        template_name="lab",
+        exclude_input=no_input,
+        exclude_input_prompt=no_input,
+        exclude_output_prompt=no_input,
+    )
     # The lab template drops the alt text figures carry and nbconvert then warns once
     # per page; keep that out of the report's output.
     quiet = logging.getLogger("memlab.nbconvert")
@@ -28,8 +45,38 @@ def notebook_to_html(notebook: Path, target: Path | None = None) -> Path:
     exporter.log = quiet
     body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": notebook.stem}})
     target = target or notebook.with_suffix(".html")
-    target.write_text(body, encoding="utf-8")
+    target.write_text(scrub_paths(body, paths or {}), encoding="utf-8")
     return target
+
+
+def machine_paths(out_dir: Path, report_dir: Path, datasets: Sequence[Path]) -> dict[str, str]:
+    """The absolute paths a report page may show, each with the name it is shown as."""
+    import tempfile
+
+    from memlab.datasets.locate import repo_root
+    from memlab.eval.prepare import default_work_dir
+
+    names = {
+        str(out_dir.resolve()): ".",
+        str(report_dir.resolve()): "<report>",
+        str(repo_root()): "<memlab>",
+        str(Path(__file__).resolve().parents[1]): "<memlab>/memlab",
+        str(default_work_dir().parent): "<cache>",
+        str(Path(tempfile.gettempdir()).resolve()): "<tmp>",
+        str(Path.home()): "~",
+    }
+    for ds in datasets:
+        names[str(ds.resolve().parent)] = "<datasets>"
+    return names
+
+
+def scrub_paths(text: str, paths: Mapping[str, str]) -> str:
+    """``text`` with each path of ``paths`` replaced by its name (longest first, so a
+    folder inside another is named by the inner one)."""
+    for path in sorted(paths, key=len, reverse=True):
+        if len(path) > 1:
+            text = text.replace(path, paths[path])
+    return text
 
 
 _INDEX = """<!DOCTYPE html><html><head><meta charset="utf-8"><title>memlab report</title>
@@ -50,15 +97,28 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 {% endfor %}</table>
 {% for check in checks %}<h2>Baseline check: {{ check.key }}</h2>
 {% if check.missing_entry %}<p class="SKIP">no baseline entry; write one with --write-baseline</p>
-{% else %}<table><tr><th></th><th>run</th><th>measure</th><th>value</th><th>baseline</th>
-<th>Δ</th><th>tolerance</th><th>note</th></tr>
-{% for c in check.checks %}<tr><td class="{{ c.status }}">[{{ c.status }}]</td><td>{{ c.run }}</td>
-<td>{{ c.measure }}</td><td class="num">{{ c.value | num }}</td>
+{% else %}<p>{{ legend }}</p>
+{% for item in check.incompatible %}<p class="FAIL">[FAIL] incomparable with the baseline:
+{{ item }}</p>{% endfor %}
+<table><tr><th>run</th>{% for m in check.pivot.measures %}<th>{{ m }}</th>{% endfor %}</tr>
+{% for run, cells in check.pivot.rows %}<tr><td>{{ run }}</td>
+{% for value, mark in cells %}<td class="num {{ marks.get(mark, '') }}">{{ value }}
+{%- if mark %} {{ mark }}{% endif %}</td>{% endfor %}</tr>
+{% endfor %}</table>
+{% if check.pivot.deviations %}<table><tr><th></th><th>run</th><th>measure</th><th>value</th>
+<th>baseline</th><th>Δ</th><th>tolerance</th><th>note</th></tr>
+{% for c in check.pivot.deviations %}<tr><td class="{{ c.status }}">[{{ c.status }}]</td>
+<td>{{ c.run }}</td><td>{{ c.measure }}</td><td class="num">{{ c.value | num }}</td>
 <td class="num">{{ c.baseline | num }}</td><td class="num">{{ c.delta | num(signed=True) }}</td>
 <td class="num">{{ "%g" | format(c.tolerance) }}</td><td>{{ c.note }}</td></tr>
-{% endfor %}</table>{% endif %}
+{% endfor %}</table>
+{% else %}<p class="OK">no deviation: all {{ check.checks | length }} values within their
+tolerance</p>{% endif %}{% endif %}
 {% endfor %}</body></html>
 """
+
+
+MARK_CLASSES = {"✗": "FAIL", "↑": "OK", "+": "NEW"}
 
 
 def _num(value: float | None, signed: bool = False) -> str:
@@ -77,6 +137,8 @@ def index_page(
     every value escaped)."""
     import jinja2
 
+    from memlab.report.summary import LEGEND, pivot
+
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
     env.filters["num"] = _num
     rows = [
@@ -89,6 +151,18 @@ def index_page(
         }
         for job in jobs
     ]
-    page = env.from_string(_INDEX).render(verdict=verdict, jobs=rows, checks=checks)
+    shown = [
+        {
+            "key": c.key,
+            "missing_entry": c.missing_entry,
+            "incompatible": c.incompatible,
+            "checks": c.checks,
+            "pivot": pivot(c),
+        }
+        for c in checks
+    ]
+    page = env.from_string(_INDEX).render(
+        verdict=verdict, jobs=rows, checks=shown, legend=LEGEND, marks=MARK_CLASSES
+    )
     target.write_text(page, encoding="utf-8")
     return target

@@ -1,12 +1,17 @@
 """Where the notebooks, the shipped datasets and the committed baselines live.
 
-memlab is used from a checkout (``pip install -e .``): the folders sit beside the
-package. Each can be moved with an environment variable:
+An installed wheel carries them inside the package (``memlab/shipped/``); in a
+checkout (``pip install -e .``) they sit beside the package
+(``memlab.datasets.locate.shipped_dir``). Each can be moved with an environment
+variable:
 
-* ``MEMLAB_NOTEBOOKS`` — the notebooks folder (default ``<repo>/notebooks``);
-* ``MEMLAB_DATASETS``  — a folder of datasets searched by name (default ``<repo>/datasets``;
-  ``memlab.datasets.locate``, where dataset names are resolved);
-* ``MEMLAB_BASELINES`` — the baselines folder (default ``<repo>/baselines``).
+* ``MEMLAB_NOTEBOOKS`` — the notebooks folder (default: the shipped ``notebooks``);
+* ``MEMLAB_DATASETS``  — a folder of datasets searched by name (default: the shipped
+  ``datasets``; ``memlab.datasets.locate``, where dataset names are resolved);
+* ``MEMLAB_BASELINES`` — the baselines folder (default: the shipped ``baselines``).
+
+``memlab init DIR`` copies all three into a folder of the user's
+(``memlab.report.workspace``).
 """
 
 from __future__ import annotations
@@ -14,7 +19,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from memlab.datasets.locate import DEFAULT_DATASET, datasets_dir, known_datasets, repo_root
+from memlab.datasets.locate import (
+    DEFAULT_DATASET,
+    datasets_dir,
+    known_datasets,
+    repo_root,
+    shipped_dir,
+)
 from memlab.datasets.locate import resolve_dataset as _resolve
 from memlab.errors import DatasetError, ReportError
 
@@ -34,7 +45,7 @@ __all__ = [
 
 def _folder(env: str, name: str) -> Path:
     value = os.environ.get(env)
-    return Path(value).expanduser() if value else repo_root() / name
+    return Path(value).expanduser() if value else shipped_dir(name)
 
 
 def notebook_dir() -> Path:

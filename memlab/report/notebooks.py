@@ -7,7 +7,10 @@ with a suggestion, and checks each value against the type of its default, so
 a typo fails in a second instead of after a long run.
 
 ``--param name=value`` applies to every selected notebook that declares
-``name``; ``--param notebook.name=value`` to one notebook. Values are YAML
+``name``; ``--param notebook.name=value`` to one notebook. A parameters file
+(``-f params.yaml``, papermill's format) holds ``name: value`` lines the same way,
+and a notebook's name with a mapping under it sets that notebook's parameters;
+``--param`` wins over the file. Values are YAML
 (``0.5``, ``true``, ``null``, ``[fts, hybrid]``; a comma list for a list
 parameter). ``out_dir`` and ``dataset`` are set by the runner (``--out``,
 ``--datasets``).
@@ -156,6 +159,27 @@ def parse_assignments(items: Sequence[str]) -> list[Assignment]:
         except (yaml.YAMLError, RecursionError) as exc:
             raise ReportError(f"--param {key}: cannot read value {text!r} ({exc})") from None
         out.append(Assignment(canonical(notebook) if notebook else None, name, value))
+    return out
+
+
+def file_assignments(path: Path, notebooks: Iterable[str]) -> list[Assignment]:
+    """A papermill parameters file as assignments: ``name: value`` for every notebook
+    that declares ``name``, ``notebook: {name: value}`` for one notebook."""
+    from memlab.datafile import load_data
+
+    data = load_data(path, what="parameters file", error=ReportError)
+    if data is None:
+        return []
+    if not isinstance(data, dict):
+        raise ReportError(f"parameters file {path}: expected 'name: value' lines (a mapping)")
+    names = {canonical(n) for n in notebooks}
+    out = []
+    for key, value in data.items():
+        key = str(key)
+        if canonical(key) in names and isinstance(value, dict):
+            out += [Assignment(canonical(key), str(k), v) for k, v in value.items()]
+        else:
+            out.append(Assignment(None, key, value))
     return out
 
 

@@ -32,6 +32,9 @@ class ReportOptions:
     # index options and Dream on the timeline (--tokenizer, --chunk-bytes, --chunk-overlap,
     # --chunking, --roles, --dream): set in every selected notebook that declares it
     memory: Mapping[str, Any] = field(default_factory=dict)
+    params_file: Path | None = None  # -f FILE: parameters as papermill's YAML (then --param)
+    no_input: bool = False  # HTML without code cells
+    jobs: int = 0  # notebooks run at once (0: as many as cores allow, at most 2)
 
 
 @dataclass(frozen=True)

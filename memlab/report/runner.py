@@ -6,9 +6,11 @@
 2. Plan one job per notebook, and per dataset for notebooks that take one
    (``--datasets``; default: the notebook's own default dataset).
 3. Run each job with papermill in the ``memlab`` kernel, into
-   ``OUT/<notebook>[-<dataset>]/``: the executed notebook, its HTML copy and the
-   files the notebook writes (``aggregated.csv``, ``perquery.csv``,
-   ``manifest.json`` for evaluations).
+   ``OUT/<notebook>[-<dataset>]/``: the executed notebook, its HTML copy (absolute
+   paths named, code cells left out with ``no_input``) and the files the notebook
+   writes (``aggregated.csv``, ``perquery.csv``, ``manifest.json`` for evaluations).
+   Several jobs run at once, each in its own process and kernel (``jobs``; by
+   default as many as there are cores, at most 2).
 4. Check results against the baseline (``baseline.py``), write
    ``summary.txt`` / ``summary.json`` / ``index.html``, and optionally a new
    baseline (``--write-baseline``).
@@ -19,16 +21,20 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import replace
 from pathlib import Path
 
 from memlab.errors import ReportError
 from memlab.report import baseline as bl
 from memlab.report.execute import Failure, check_kernel, run_notebook
-from memlab.report.html import index_page, notebook_to_html
+from memlab.report.html import index_page, machine_paths, notebook_to_html
 from memlab.report.locate import default_baseline, resolve_dataset
-from memlab.report.notebooks import bind, load_notebooks, parse_assignments
+from memlab.report.notebooks import bind, file_assignments, load_notebooks, parse_assignments
 from memlab.report.results import Job, JobResult, ReportOptions, ReportResult
 from memlab.report.separation import separation_notes
 from memlab.report.summary import summary_data, summary_text
@@ -41,7 +47,12 @@ CHECKED_NOTEBOOKS = frozenset({"regression"})
 def plan(options: ReportOptions) -> list[Job]:
     """Resolve notebooks, parameters and datasets; every mistake is caught here."""
     notebooks = load_notebooks(options.notebooks, options.notebook_dir)
-    bound = bind(notebooks, parse_assignments(options.params))
+    from_file = (
+        file_assignments(options.params_file, [nb.name for nb in notebooks])
+        if options.params_file
+        else []
+    )
+    bound = bind(notebooks, [*from_file, *parse_assignments(options.params)])
     datasets = [resolve_dataset(d) for d in _split(options.datasets)]
     if datasets and not any(nb.takes_dataset for nb in notebooks):
         names = ", ".join(nb.name for nb in notebooks)
@@ -88,13 +99,10 @@ def _split(values: Sequence[str]) -> list[str]:
 def run_report(options: ReportOptions, echo: Callable[[str], None] = print) -> ReportResult:
     """Plan, run every job, check against the baseline and write the summary files."""
     jobs = plan(options)
-    check_kernel(options.kernel)
+    check_kernel(options.kernel, echo)
     base = baseline_path(options)
     result = ReportResult(options.out.resolve(), [], base)
-    for number, job in enumerate(jobs, start=1):
-        if not options.quiet:
-            echo(f"[{number}/{len(jobs)}] {job.key} → {job.out_dir}")
-        done = run_job(job, options)
+    for job, done in zip(jobs, run_jobs(jobs, options, echo), strict=True):
         if done.ok and (job.notebook.name in CHECKED_NOTEBOOKS or _has_entry(base, job.key)):
             done.check = _check(done, base)
         if done.ok:
@@ -104,6 +112,49 @@ def run_report(options: ReportOptions, echo: Callable[[str], None] = print) -> R
         result.written_baseline = _write_baseline(options.write_baseline, result)
     _write_summary(result, options)
     return result
+
+
+def workers(options: ReportOptions, jobs: int) -> int:
+    """How many notebooks run at once: ``options.jobs``, else the cores (at most 2)."""
+    wanted = options.jobs if options.jobs > 0 else min(2, os.cpu_count() or 1)
+    return max(1, min(wanted, jobs))
+
+
+def run_jobs(
+    jobs: Sequence[Job], options: ReportOptions, echo: Callable[[str], None]
+) -> list[JobResult]:
+    """Every job, in order; with several workers each runs in its own process (and
+    kernel), without progress bars, and a line says when each one is done."""
+    n = len(jobs)
+    count = workers(options, n)
+    if count == 1:
+        out = []
+        for number, job in enumerate(jobs, start=1):
+            if not options.quiet:
+                echo(f"[{number}/{n}] {job.key} → {_shown(job.out_dir)}")
+            out.append(run_job(job, options))
+        return out
+    quiet = replace(options, quiet=True)
+    if not options.quiet:
+        echo(f"running {n} notebooks, {count} at a time")
+    done: dict[int, JobResult] = {}
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=count, mp_context=context) as pool:
+        futures = {pool.submit(run_job, job, quiet): i for i, job in enumerate(jobs)}
+        for future in as_completed(futures):
+            i = futures[future]
+            done[i] = future.result()
+            if not options.quiet:
+                state = "done" if done[i].ok else "FAILED"
+                echo(f"[{len(done)}/{n}] {jobs[i].key} {state} in {done[i].seconds:.0f} s")
+    return [done[i] for i in range(n)]
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 def run_job(job: Job, options: ReportOptions) -> JobResult:
@@ -126,7 +177,9 @@ def run_job(job: Job, options: ReportOptions) -> JobResult:
     )
     done = JobResult(job.key, job.notebook.name, job.out_dir, executed, seconds, failure)
     if options.html and executed.is_file():
-        done.html = notebook_to_html(executed)
+        datasets = [job.dataset] if job.dataset is not None else []
+        paths = machine_paths(job.out_dir, options.out, datasets)
+        done.html = notebook_to_html(executed, no_input=options.no_input, paths=paths)
     return done
 
 

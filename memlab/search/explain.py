@@ -1,7 +1,8 @@
 """Search results as text: the hit list and the stage-by-stage trace table.
 
 ``format_result`` is what ``memlab search`` and ``memlab demo`` print;
-``format_trace`` renders a trace (``--explain``) as a fixed-width table.
+``format_trace`` renders a trace (``--explain``) as a fixed-width table and
+``format_legend`` says what each of its columns means (from ``TRACE_FIELDS``).
 """
 
 from __future__ import annotations
@@ -39,6 +40,30 @@ def format_trace(rows: Sequence[dict[str, Any]]) -> str:
         mark = "  ∅ content-free" if row.get("content_free") else ""
         mark += "" if row.get("in_set", True) else "  (outside the candidate limit)"
         lines.append("  ".join(cells) + mark)
+    return "\n".join(lines)
+
+
+def format_legend(config: SearchConfig | None = None, embedder: str | None = None) -> str:
+    """What the ``--explain`` columns mean, one line each; with ``config``, the settings
+    that produced them (half-life, min_score, weights, vectors and the ``embedder``, MMR)."""
+    lines = ["columns:"]
+    width = max(len(f.heading) for f in _COLUMNS)
+    lines += [f"  {f.heading.ljust(width)}  {f.meaning}" for f in _COLUMNS]
+    lines.append(f"  {'∅'.ljust(width)}  content-free (headings or comments only): never returned")
+    lines.append(f"  {'-'.ljust(width)}  not in that list, not returned, or not applied")
+    if config is not None:
+        half = config.effective_half_life()
+        mmr = f"on (λ {config.mmr.lambda_:g})" if config.mmr.enabled else "off"
+        if not config.vectors:
+            vectors = "off"
+        else:
+            vectors = f"on ({embedder})" if embedder else "on but no embedder: text only"
+        lines.append(
+            f"settings: half-life {'none' if not half else f'{half:g} days'}, min_score "
+            f"{config.min_score:g}, weights text {config.text_weight:g} / vector "
+            f"{config.vector_weight:g}, vectors {vectors}, MMR {mmr}, "
+            f"max_results {config.max_results}"
+        )
     return "\n".join(lines)
 
 

@@ -32,6 +32,7 @@ from memlab.search.mmr import clamp_lambda, mmr_select
 from memlab.search.scoring import (
     StageInput,
     access_boost,
+    age_in_days,
     candidate_limit,
     decay_factor,
     get_strategy,
@@ -63,6 +64,7 @@ class RankedBatch:
     # full_mmr=False stopped after max_results picks)
     mmr_position: IntArray
     final_rank: IntArray  # 1-based rank among returned hits, 0 = not returned
+    age_days: FloatArray  # days from each row's created_at to its query's time
 
     def hits(self, q: int) -> IntArray:
         """Row indices of query ``q``'s returned hits, best first."""
@@ -129,6 +131,7 @@ def rank_batch(
         kept,
         mmr_position,
         final_rank,
+        age_in_days(batch.created_at, _now_rows(now, batch)),
     )
 
 

@@ -98,13 +98,18 @@ def merge_with_fts_floor(
     return merged
 
 
+def age_in_days(created_at: FloatArray, now: FloatArray) -> FloatArray:
+    """Days from a chunk's ``created_at`` to ``now`` (never negative): what decay counts."""
+    return np.maximum((now - np.maximum(created_at, 0.0)) / DAY, 0.0)
+
+
 def decay_factor(
     created_at: FloatArray, now: FloatArray, half_life_days: float | None, evergreen: BoolArray
 ) -> FloatArray:
     """Exponential time decay; 1 for evergreen sources, no half-life, or half-life ≤ 0."""
     if half_life_days is None or half_life_days <= 0:
         return np.ones_like(created_at)
-    age_days = np.maximum((now - np.maximum(created_at, 0.0)) / DAY, 0.0)
+    age_days = age_in_days(created_at, now)
     return np.where(evergreen, 1.0, np.exp(-math.log(2.0) / half_life_days * age_days))
 
 
@@ -345,6 +350,7 @@ __all__ = [
     "access_boost",
     "accesses_for_boost",
     "age_at_decay",
+    "age_in_days",
     "candidate_limit",
     "decay_factor",
     "fts_minmax",

@@ -38,6 +38,9 @@ TRACE_FIELDS = (
     TraceField("vec", "vec", "vec", 5, "vector score 1 − distance / 2"),
     TraceField("merged", "merged", "merged", 6, "the strategy's merge of fts and vec"),
     TraceField("content_free", "content-free", "", 0, "dropped by the content-free filter"),
+    TraceField(
+        "age_days", "age (days)", "age", 6, "days since the chunk was first indexed (created_at)"
+    ),
     TraceField("decay", "decay", "decay", 5, "time decay (1 for evergreen sources)"),
     TraceField("source_weight", "source w", "srcw", 5, "source weight"),
     TraceField("boost", "boost", "boost", 5, "access boost 1 + 0.05·ln(1 + accesses)"),
@@ -81,6 +84,7 @@ def trace_rows(ranked: RankedBatch, q: int) -> list[dict[str, Any]]:
             "vec": float(ranked.vec[i]),
             "merged": float(ranked.merged[i]),
             "content_free": bool(b.content_free[i]),
+            "age_days": round(float(ranked.age_days[i]), 2),
             "decay": float(ranked.decay[i]),
             "source_weight": float(ranked.weight[i]),
             "boost": float(ranked.boost[i]),

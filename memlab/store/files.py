@@ -103,6 +103,16 @@ def decode_memory_bytes(
     return FileText(text.removeprefix("\ufeff"), size, mtime_ns, checked_ns)
 
 
+def created_time(rule: str, rel: str, mtime_ns: int, now: float) -> float:
+    """A new chunk's ``created_at`` under ``rule`` (``IndexConfig.created_at_rule``):
+    ``now`` (c0: the insertion), the file's mtime, or the date in its name."""
+    if rule == "mtime":
+        return mtime_ns / 1e9
+    if rule == "filename-date":
+        return filename_date(rel, mtime_ns)
+    return now
+
+
 def filename_date(rel: str, mtime_ns: int) -> float:
     """OpenClaw's age rule: ``YYYY-MM-DD`` in the file name (UTC midnight), else mtime."""
     m = _DATE_IN_NAME.search(Path(rel).name)

@@ -30,10 +30,11 @@ from memlab.store.chunker import Chunk
 from memlab.store.chunking import chunk_file
 from memlab.store.connection import Connection, open_connection
 from memlab.store.file_table import FileState, Signature, file_state, file_states, record_file
-from memlab.store.files import FileText, Skip, file_signature, filename_date, read_memory_file
+from memlab.store.files import FileText, Skip, created_time, file_signature, read_memory_file
 from memlab.store.guard import check_index_target
 from memlab.store.layout import MemoryLayout
 from memlab.store.schema import check_chunking, get_meta, migrate
+from memlab.store.schema import created_at_rule as schema_created_at_rule
 
 log = logging.getLogger("memlab")
 Clock = Callable[[], float]
@@ -97,6 +98,13 @@ class IndexStats:
     by_source: dict[str, int] = field(default_factory=dict)
 
 
+def _explicit_rule(config: IndexConfig) -> str | None:
+    """``config``'s created_at rule when it is not the default (c0's ``insert``)."""
+    return (
+        None if config.created_at_rule == IndexConfig().created_at_rule else config.created_at_rule
+    )
+
+
 class MemoryIndex:
     """The SQLite index of one workspace (chunks, FTS5, optional vectors)."""
 
@@ -126,8 +134,10 @@ class MemoryIndex:
         config: IndexConfig | None = None,
         clock: Clock | None = None,
         tokenizer: str | None = None,
+        created_at_rule: str | None = None,
     ) -> MemoryIndex:
-        """Open (creating if needed) the index; ``tokenizer`` None accepts the index's own."""
+        """Open (creating if needed) the index; ``tokenizer`` and ``created_at_rule`` None
+        accept the index's own (else ``config``'s rule for a new index)."""
         config = config or IndexConfig()
         target = Path(index_path) if index_path is not None else layout.default_index_path
         if str(target) != ":memory:":
@@ -136,14 +146,15 @@ class MemoryIndex:
         conn = open_connection(target)
         try:
             chosen = migrate(conn.conn, tokenizer, str(target))
+            rule = schema_created_at_rule(
+                conn.conn, created_at_rule or _explicit_rule(config), str(target)
+            )
             check_chunking(conn.conn, config.chunking, str(target))
         except Exception:
             conn.close()
             raise
-        if chosen != config.tokenizer:
-            config = IndexConfig(
-                chosen, config.chunking, config.max_file_bytes, config.created_at_rule
-            )
+        if (chosen, rule) != (config.tokenizer, config.created_at_rule):
+            config = IndexConfig(chosen, config.chunking, config.max_file_bytes, rule)
         return cls(
             layout, conn, config, clock or time.time, None if str(target) == ":memory:" else target
         )
@@ -278,9 +289,7 @@ class MemoryIndex:
         if isinstance(read, Skip):
             return self._skip(rel, read)
         source = source or self.layout.classify_source(rel)
-        created = (
-            now if self.config.created_at_rule == "insert" else filename_date(rel, read.mtime_ns)
-        )
+        created = created_time(self.config.created_at_rule, rel, read.mtime_ns, now)
         with self.transaction():
             if existing is None:
                 existing = self._existing([rel]).get(rel, {})

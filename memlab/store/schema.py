@@ -94,6 +94,30 @@ def set_meta(conn: Any, key: str, value: str) -> None:
     )
 
 
+def created_at_rule(conn: Any, requested: str | None, path: str) -> str:
+    """The index's ``created_at`` rule (``IndexConfig.created_at_rule``), kept in ``meta``:
+    the one it was built with (recorded on first use; ``insert`` before it was recorded,
+    or ``requested``); asking for another one is an error (ages would mix)."""
+    existing = get_meta(conn, "created_at_rule")
+    if existing and requested and existing != requested:
+        raise SchemaMismatchError(
+            f"{path} dates its chunks by '{existing}', not '{requested}'; rebuild it with "
+            f"`memlab index ROOT --created-at {requested} --rebuild`"
+        )
+    if existing:
+        return existing
+    chosen = requested or "insert"
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if get_meta(conn, "created_at_rule") is None:
+            set_meta(conn, "created_at_rule", chosen)
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return get_meta(conn, "created_at_rule") or chosen
+
+
 def migrate(conn: Any, tokenizer: str | None, path: str) -> str:
     """Bring the index to ``SCHEMA_VERSION``; return its tokenizer.
 

@@ -106,10 +106,16 @@ class MemoryStore:
         embedder: EmbeddingProvider | None = None,
         watch: bool = False,
         scan: bool = True,
+        created_at_rule: str | None = None,
     ) -> MemoryStore:
         layout = MemoryLayout.open(root, workspace)
         index = MemoryIndex.open(
-            layout, index_path=index_path, config=config, clock=clock, tokenizer=tokenizer
+            layout,
+            index_path=index_path,
+            config=config,
+            clock=clock,
+            tokenizer=tokenizer,
+            created_at_rule=created_at_rule,
         )
         try:
             store = cls(layout, index, watcher or WatcherConfig(), embedder)

@@ -58,6 +58,7 @@ from memlab.workbench.evaluation import (
     change_traces,
     experiment_summary,
     metric_table,
+    paper_table,
     run_compare,
     significance_table,
 )
@@ -171,6 +172,7 @@ __all__ = [
     "min_score_table",
     "mmr_side_by_side",
     "open_demo",
+    "paper_table",
     "per_user_plot",
     "power_panel",
     "prepare_dataset",

@@ -11,7 +11,6 @@ on) — SPEC §8.3.
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from memlab.agents.tables import cascade_matrix as _cascade_matrix
 from memlab.agents.tables import catalog_table, provenance_table
 from memlab.agents.types import overrides_from_assignments
 from memlab.agents.workspace import AgentWorkspace, load_workspace, resolve_agent
+from memlab.scratch import scratch_dir
 from memlab.workbench.display import Panel
 
 EXAMPLE_FILES = {
@@ -58,8 +58,9 @@ EXAMPLE_FILES = {
 
 
 def example_agents(dest: str = "") -> AgentWorkspace:
-    """Write the example project into ``dest`` (default: a temp folder) and load it."""
-    root = Path(dest) if dest else Path(tempfile.mkdtemp(prefix="memlab-agents-"))
+    """Write the example project into ``dest`` (default: a temp folder, removed when the
+    kernel exits) and load it."""
+    root = Path(dest) if dest else scratch_dir("memlab-agents-")
     (root / ".git").mkdir(parents=True, exist_ok=True)
     (root / "grok-home").mkdir(exist_ok=True)
     for rel, text in EXAMPLE_FILES.items():

@@ -9,7 +9,6 @@ time.
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +19,7 @@ import pandas as pd
 from memlab.config import SearchConfig, profile, with_overrides
 from memlab.demo import DemoPlan, open_demo_store
 from memlab.embeddings.registry import get_embedder
+from memlab.scratch import scratch_dir
 from memlab.search.content import is_content_free
 from memlab.sources import is_evergreen
 from memlab.store.index import IndexedChunk
@@ -64,8 +64,9 @@ def open_demo(
     profile_name: str = "grok-c0",
     watch: bool = True,
 ) -> Demo:
-    """Copy the demo memory to ``work_dir`` (default: a new temp folder) and index it."""
-    dest = Path(work_dir) if work_dir else Path(tempfile.mkdtemp(prefix="memlab-tour-"))
+    """Copy the demo memory to ``work_dir`` (default: a new temp folder, removed when the
+    kernel exits) and index it."""
+    dest = Path(work_dir) if work_dir else scratch_dir("memlab-tour-")
     dest.mkdir(parents=True, exist_ok=True)
     base = profile(profile_name).search
     provider = get_embedder(embedder) if embedder else None

@@ -23,6 +23,7 @@ from memlab.eval.measures import DEFAULT_MEASURES
 from memlab.eval.memory import Memory
 from memlab.eval.prepare import Prepared, prepare_dataset
 from memlab.eval.runs import Run, named_configs, run_label
+from memlab.eval.significance import PairwiseTable, pairwise_table
 from memlab.workbench.display import Panel
 from memlab.workbench.traces import query_trace
 
@@ -174,7 +175,8 @@ def metric_table(exp: Experiment, measures: Sequence[str] | None = None) -> pd.D
 
 
 def significance_table(exp: Experiment, measures: Sequence[str] | None = None) -> pd.DataFrame:
-    """Every run against the first: Δ, its CI, p, Holm-adjusted p, wins/ties/losses."""
+    """Every run against the first: Δ, its CI, p, the Holm family and its size, the
+    adjusted p, wins/ties/losses, the verdict and why CI and verdict may disagree."""
     table = exp.compared
     if table.empty:
         return table
@@ -189,13 +191,27 @@ def significance_table(exp: Experiment, measures: Sequence[str] | None = None) -
         "ci_low",
         "ci_high",
         "p",
+        "family",
+        "family_size",
         "p_holm",
         "wins",
         "ties",
         "losses",
-        "significant",
+        "verdict",
+        "note",
     ]
     return table[cols].reset_index(drop=True)
+
+
+def paper_table(
+    exp: Experiment, measures: Sequence[str] | None = None, *, family: str = "measure"
+) -> PairwiseTable:
+    """Every pair of runs tested on every measure, for papers and slides: ``.to_markdown()``,
+    ``.to_latex()`` (``memlab.eval.significance.pairwise_table``)."""
+    wanted = list(measures or [m for m in exp.manifest["measures"] if m != "NumQ"])
+    return pairwise_table(
+        exp.perquery, list(exp.runs), wanted, test=exp.manifest["test"], family=family
+    )
 
 
 def category_table(exp: Experiment, measure: str = "nDCG@10") -> pd.DataFrame:

@@ -236,7 +236,13 @@ CASES: list[tuple[list[str], str]] = [
     (["report", "--cell-timeout", "nan"], "--cell-timeout"),
     (["lab", "--port", "0"], "--port"),
     (["lab", "--port", "70000"], "--port"),
-    (["lab", "--notebook-dir", "{missing}"], "not found"),
+    (["lab", "--notebook-dir", "{missing}"], "memlab lab opens DIR/notebooks; pass the folder"),
+    (["lab", "--ServerApp.root_dir=/"], "memlab lab opens DIR/notebooks"),
+    (["report", "-f", "{missing}"], "-f"),
+    (["report", "-f", "{deep_yaml}"], "nested too deeply"),
+    (["report", "--notebook-dir", "{missing}"], "--notebook-dir"),
+    (["report", "--jobs", "0"], "--jobs"),
+    (["init", "{file}"], "exists and is not a folder"),
     (["bogus-command"], "bogus-command"),
 ]
 

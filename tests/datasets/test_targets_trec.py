@@ -8,6 +8,7 @@ import pytest
 
 from memlab.datasets import parse_target, read_qrels, read_run, span_target, write_qrels, write_run
 from memlab.datasets.targets import fact_marker
+from memlab.datasets.trec import decode_id, encode_id
 from memlab.errors import DatasetError
 from memlab.timefmt import format_iso, parse_iso
 
@@ -28,7 +29,8 @@ def test_parse_targets() -> None:
     "bad",
     [
         "",
-        "a b.md",
+        " ",
+        "a\nb.md",
         "/abs.md",
         "../up.md",
         "notes.txt",
@@ -42,6 +44,48 @@ def test_parse_targets() -> None:
 def test_bad_targets_say_why(bad: str) -> None:
     with pytest.raises(ValueError):
         parse_target(bad)
+
+
+def test_targets_may_name_files_with_spaces() -> None:
+    whole = parse_target("notes/my notes.md")
+    assert (whole.kind, whole.path) == ("file", "notes/my notes.md")
+    span = parse_target("notes/my #1 notes.md#L2-L3")
+    assert (span.kind, span.path, span.start_line, span.end_line) == (
+        "span",
+        "notes/my #1 notes.md",
+        2,
+        3,
+    )
+
+
+@pytest.mark.parametrize(
+    "text", ["my notes.md", "tab\there.md", "100% sure.md", "a%20b.md", "no-space.md", "全 角.md"]
+)
+def test_ids_round_trip_through_trec_columns(text: str) -> None:
+    encoded = encode_id(text)
+    assert not any(ch.isspace() for ch in encoded)
+    assert decode_id(encoded) == text
+    if "%" not in text and not any(ch.isspace() for ch in text):
+        assert encoded == text  # plain ids are written as they are
+
+
+def test_decode_keeps_escapes_memlab_never_writes() -> None:
+    assert decode_id("a%41b%20c") == "a%41b c"
+
+
+def test_qrels_and_runs_with_spaces_round_trip(tmp_path: Path) -> None:
+    qrels = {"q 1": {"my notes.md#L1-L2": 2, "100% sure.md": 1}}
+    write_qrels(tmp_path / "q.tsv", qrels)
+    assert (tmp_path / "q.tsv").read_text().splitlines() == [
+        "q%201\t0\tmy%20notes.md#L1-L2\t2",
+        "q%201\t0\t100%25%20sure.md\t1",
+    ]
+    assert read_qrels(tmp_path / "q.tsv") == qrels
+    write_run(tmp_path / "r.trec", {"q 1": {"my notes.md:0": 0.9}}, tag="t")
+    assert (tmp_path / "r.trec").read_text() == "q%201 Q0 my%20notes.md:0 1 0.9 t\n"
+    assert read_run(tmp_path / "r.trec") == {"q 1": {"my notes.md:0": 0.9}}
+    with pytest.raises(DatasetError, match="empty"):
+        write_run(tmp_path / "r.trec", {"q": {"": 1.0}})
 
 
 def test_iso_round_trip_and_offsets() -> None:

@@ -154,3 +154,23 @@ def test_list_shows_every_parameter(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "mmr_lambda = 0.7  # " in out and "regression  (" in out
     json.dumps(out)  # plain text
+
+
+def test_a_parameters_file_as_papermill_reads_it(tmp_path: Path) -> None:
+    """`-f params.yaml`: `name: value` for every notebook that declares it, a notebook's
+    name with a mapping for that notebook; --param wins; mistakes fail as --param's do."""
+    params = tmp_path / "params.yaml"
+    params.write_text("top_changes: 7\ncompare:\n  mmr_lambda: 0.3\n  runs: [fts, hybrid]\n")
+    jobs = plan(ReportOptions(notebooks=["compare"], params_file=params))
+    assert jobs[0].params["top_changes"] == 7
+    assert jobs[0].params["mmr_lambda"] == 0.3 and jobs[0].params["runs"] == ["fts", "hybrid"]
+    jobs = plan(ReportOptions(notebooks=["compare"], params_file=params, params=["top_changes=3"]))
+    assert jobs[0].params["top_changes"] == 3
+    params.write_text("mmr_lamda: 0.3\n")
+    with pytest.raises(ReportError, match="did you mean 'mmr_lambda'"):
+        plan(ReportOptions(notebooks=["compare"], params_file=params))
+    params.write_text("- a list\n")
+    with pytest.raises(ReportError, match="expected 'name: value' lines"):
+        plan(ReportOptions(notebooks=["compare"], params_file=params))
+    code = main(["report", "-f", str(tmp_path / "none.yaml"), "--out", str(tmp_path / "o")])
+    assert code == 2

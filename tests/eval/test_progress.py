@@ -1,0 +1,53 @@
+"""Evaluation says what it is doing: replay progress by file and by query, and one line
+before ranx's metrics compile (only when they do)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memlab.datasets import load_dataset
+from memlab.eval import ranx_backend
+from memlab.eval.memory import memory_for
+from memlab.eval.progress import MIN_STEPS, ReplayProgress
+from memlab.eval.timeline import replay_queries
+
+AGENT_MEMORY = Path(__file__).resolve().parents[2] / "datasets" / "agent-memory"
+
+
+def test_the_replay_counts_every_file_event_and_query(tmp_path: Path) -> None:
+    ds = load_dataset(AGENT_MEMORY)
+    gid = min(ds.groups, key=lambda g: len(ds.queries_in(g)))
+    bar = ReplayProgress.start(ds, gid)
+    assert bar is not None and bar.files_total + bar.queries_total >= MIN_STEPS
+    replay_queries(
+        ds, gid, memory_for(ds), limit=18, work=tmp_path / "w", tick=bar.query, on_file=bar.file
+    )
+    bar.close()
+    assert (bar.files, bar.queries) == (bar.files_total, bar.queries_total)
+    assert bar.files > 0 and bar.queries == len(ds.queries_in(gid))
+    assert bar.bar.n == bar.files + bar.queries
+
+
+def test_a_small_group_has_no_bar(eval_dataset: Path) -> None:
+    ds = load_dataset(eval_dataset)
+    assert ReplayProgress.start(ds, next(iter(ds.groups))) is None
+
+
+def test_the_compile_note_appears_once_and_only_before_a_compile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ranx_backend.evaluate({"q": {"a": 1}}, {"q": ["a"]}, ["ndcg@10"])  # compiled and cached
+    capsys.readouterr()
+    assert not ranx_backend.compile_pending()
+    monkeypatch.setattr(ranx_backend, "_NOTED", set())
+    ranx_backend.note_compiling()
+    assert capsys.readouterr().err == ""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "empty"))
+    assert ranx_backend.compile_pending()
+    ranx_backend.note_compiling()
+    ranx_backend.note_compiling()
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("memlab: compiling ranx's metrics once")
+    assert str(tmp_path / "empty") in err[0]
