@@ -76,3 +76,6 @@ def open_store(tmp_path: Path) -> Iterator[Callable[..., MemoryStore]]:
     yield factory
     for s in stores:
         s.close()
+
+
+from tests.dask_fixtures import dask_client  # noqa: E402,F401  (a session-wide LocalCluster)

@@ -83,6 +83,7 @@ from memlab.workbench.live import (
 )
 from memlab.workbench.plots import baseline_plot, category_plot, delta_plot, metric_plot
 from memlab.workbench.regression import baseline_check
+from memlab.workbench.scale import cluster
 from memlab.workbench.supplement import (
     supplement_effect,
     supplement_example,
@@ -122,6 +123,7 @@ __all__ = [
     "chosen_vs_default",
     "chunk_table",
     "close_demo",
+    "cluster",
     "dataset_overview",
     "decay_limit_plot",
     "degradation",
