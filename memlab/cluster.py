@@ -28,7 +28,7 @@ INSTALL_HINT = "pip install 'memlab[dask]'"
 _LOCAL = re.compile(r"local(?::(\d+))?")
 _REMOTE = re.compile(r"(tcp|tls|inproc|ucx)://\S+")
 
-__all__ = ["CONNECT_TIMEOUT", "connect", "executor", "parse_scheduler", "scatter"]
+__all__ = ["CONNECT_TIMEOUT", "connect", "executor", "parse_scheduler", "scatter", "worker_count"]
 
 
 def parse_scheduler(spec: str) -> tuple[str, int | None]:
@@ -103,6 +103,11 @@ def _close_cluster_with(client: Any, cluster: Any) -> None:
 def executor(client: Any) -> Any:
     """The client as a ``concurrent.futures.Executor`` (what memlab's runners take)."""
     return client.get_executor()
+
+
+def worker_count(client: Any) -> int:
+    """Workers the cluster has now (at least 1)."""
+    return max(1, len(client.scheduler_info().get("workers", {})))
 
 
 def scatter(client: Any, value: Any) -> Any:

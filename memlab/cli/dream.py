@@ -9,7 +9,6 @@ import os
 import time
 from typing import Any
 
-from memlab.cli.scheduler import add_scheduler_arg, scheduler_client
 from memlab.cli.args import existing_file, integer, number, time_value, workspace_name
 from memlab.cli.dream_run import add_run_args, run_config
 from memlab.cli.dream_run import cmd_run as run_command
@@ -20,6 +19,7 @@ from memlab.cli.options import (
     read_config_file,
     resolve_config,
 )
+from memlab.cli.scheduler import add_scheduler_arg, scheduler_client
 from memlab.config import DreamConfig, from_dict
 from memlab.errors import ConfigError
 from memlab.timefmt import format_iso, parse_time

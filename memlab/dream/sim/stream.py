@@ -83,7 +83,8 @@ def simulate_summary(
     parts: list[Tally | None] = [None] * len(pieces)
     for i, part in run_all(tally_block, pieces, workers=workers, executor=executor):
         parts[i] = part
-    return FleetSummary(params, config, days, start, Tally.merge([p for p in parts if p is not None]))
+    merged = Tally.merge([p for p in parts if p is not None])
+    return FleetSummary(params, config, days, start, merged)
 
 
 def memory_needed(params: SimParams, config: DreamConfig, workers: int, per_session: int) -> int:
