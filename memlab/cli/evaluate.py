@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from memlab.cli.args import comma_list
 from memlab.cli.options import add_config_args, parse_assignments, read_config_file, resolve_config
+from memlab.cli.scheduler import add_scheduler_arg, scheduler_client
 from memlab.config import (
     DEFAULT_PROFILE,
     TOKENIZERS,
@@ -32,6 +33,7 @@ DREAM = "dream."  # --set dream.min_hours=24: the Dream settings of the replay
 def register(sub: Any) -> None:
     e = sub.add_parser("eval", help="evaluate one configuration on a labelled dataset")
     _common(e)
+    add_scheduler_arg(e)
     e.set_defaults(func=cmd_eval)
 
     c = sub.add_parser("compare", help="compare rankers (fts, hybrid, mmr, peers) with statistics")
@@ -49,6 +51,7 @@ def register(sub: Any) -> None:
         default="t",
         help="paired t-test (default) or Fisher randomisation",
     )
+    add_scheduler_arg(c)
     c.set_defaults(func=cmd_compare)
 
     w = sub.add_parser("warmup", help="compile ranx's metrics once (persistent numba cache)")
@@ -157,15 +160,19 @@ def _run(args: argparse.Namespace, runs: Mapping[str, SearchConfig | Run]) -> in
     from memlab.eval.experiment import run_experiment, summary_text
 
     measures = [m.strip() for m in args.measures.split(",") if m.strip()]
-    exp = run_experiment(
-        prepared_from(args),
-        runs,
-        base=base_config(args),
-        measures=measures,
-        unit=args.unit,
-        test=getattr(args, "test", "t"),
-        out=args.out,
-    )
+    prepared = prepared_from(args)
+    with scheduler_client(args) as client:
+        if client is not None:
+            prepared.use_cluster(client)  # groups indexed and searched on the workers
+        exp = run_experiment(
+            prepared,
+            runs,
+            base=base_config(args),
+            measures=measures,
+            unit=args.unit,
+            test=getattr(args, "test", "t"),
+            out=args.out,
+        )
     if args.json:
         print(json.dumps(exp.aggregated.to_dict(orient="records"), indent=2))
         return 0

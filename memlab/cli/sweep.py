@@ -94,6 +94,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         measures.insert(0, args.measure)
     prepared = prepared_from(args)  # bad input fails before a cluster starts
     with scheduler_client(args) as client:
+        if client is not None:
+            prepared.use_cluster(client)  # candidates gathered per group on the workers
         result = _run(args, prepared, measures, client)
     top = result.best(args.measure, args.top) if len(result.table) else None
     if args.out and top is not None:

@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import logging
 import os
-import shutil
 import tempfile
 from collections.abc import Callable, Iterator
+from concurrent.futures import Executor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -38,7 +39,8 @@ from memlab.eval.judged import RelevantChunk
 from memlab.eval.memory import Memory, memory_for
 from memlab.eval.products import load_product, product_key, product_path, save_product
 from memlab.eval.replay import GroupReplay
-from memlab.eval.timeline import GroupProduct, Timeline, replay_queries
+from memlab.eval.spread import replay_group, replay_groups
+from memlab.eval.timeline import GroupProduct, Timeline
 from memlab.search.candidates_batch import CandidateBatch
 from memlab.store.store import MemoryStore
 
@@ -61,6 +63,9 @@ class Prepared:
     work_dir: Path
     progress: bool = False
     warnings: list[str] = field(default_factory=list)
+    # where groups are replayed: this process, or an Executor (``use_cluster``)
+    executor: Executor | None = field(default=None, repr=False)
+    _dataset_ref: Any = field(default=None, repr=False)
     _timelines: dict[tuple[Memory, bool, str], Timeline] = field(default_factory=dict, repr=False)
 
     @property
@@ -92,11 +97,7 @@ class Prepared:
             return have  # a wider batch serves any smaller limit (prefix property)
         if use_vectors:
             self._warm_query_vectors()
-        products = {
-            gid: self._product(gid, memory, limit, use_vectors, keywords)
-            for gid in self.dataset.groups
-            if self.dataset.queries_in(gid)
-        }
+        products = self._products(memory, limit, use_vectors, keywords)
         timeline = Timeline.join(self.dataset, memory, limit, use_vectors, products)
         self._timelines[(memory, use_vectors, keywords)] = timeline
         self._warn(timeline)
@@ -153,33 +154,49 @@ class Prepared:
             yield replay.store
         work.rmdir()
 
+    def use_cluster(self, client: Any) -> Prepared:
+        """Replay groups on the workers of a Dask ``client`` (``memlab.cluster``): the
+        dataset is shipped once per worker; the products are the same as here."""
+        from memlab.cluster import executor, scatter
+
+        self.executor = executor(client)
+        self._dataset_ref = scatter(client, self.dataset)
+        return self
+
     # ------------------------------------------------------------------ internals
 
-    def _product(
-        self, gid: str, memory: Memory, limit: int, use_vectors: bool, keywords: str
-    ) -> GroupProduct:
-        key = product_key(self.dataset, gid, memory, self.embedder_id, use_vectors, limit, keywords)
-        path = product_path(self.work_dir, self.dataset, gid, key)
-        cached = load_product(path)
-        if cached is not None:
-            return cached
-        work = Path(tempfile.mkdtemp(prefix="replay-", dir=self.work_dir))
-        try:
-            product = replay_queries(
-                self.dataset,
-                gid,
-                memory,
-                limit=limit,
-                work=work / "w",
-                embedder=self.embedder if use_vectors else None,
-                tick=self._bar(gid),
-                keywords=keywords,
+    def _products(
+        self, memory: Memory, limit: int, use_vectors: bool, keywords: str
+    ) -> dict[str, GroupProduct]:
+        """Every group's product (cached, or replayed here or on the executor), in
+        dataset order."""
+        gids = [gid for gid in self.dataset.groups if self.dataset.queries_in(gid)]
+        embedder = self.embedder if use_vectors else None
+        found: dict[str, GroupProduct] = {}
+        paths: dict[str, Path] = {}
+        for gid in gids:
+            key = product_key(
+                self.dataset, gid, memory, self.embedder_id, use_vectors, limit, keywords
             )
-        finally:
-            shutil.rmtree(work, ignore_errors=True)
-        if product.complete:  # a degraded replay is redone next time
-            save_product(path, product)
-        return product
+            paths[gid] = product_path(self.work_dir, self.dataset, gid, key)
+            cached = load_product(paths[gid])
+            if cached is not None:
+                found[gid] = cached
+        todo = [gid for gid in gids if gid not in found]
+        if self.executor is not None and len(todo) > 1:
+            data = self._dataset_ref if self._dataset_ref is not None else self.dataset
+            replayed = replay_groups(data, todo, memory, limit, embedder, keywords, self.executor)
+        else:
+            replayed = (
+                (g, replay_group(self.dataset, g, memory, limit, embedder, keywords,
+                                 self.work_dir, self._bar(g)))
+                for g in todo
+            )  # fmt: skip
+        for gid, product in replayed:
+            if product.complete:  # a degraded replay is redone next time
+                save_product(paths[gid], product)
+            found[gid] = product
+        return {gid: found[gid] for gid in gids}
 
     def _bar(self, gid: str) -> Callable[[], None] | None:
         n = len(self.dataset.queries_in(gid))

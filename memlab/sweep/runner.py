@@ -213,6 +213,8 @@ def run_sweep(
     stratified by category). ``workers``: processes to score on; ``client``: a Dask
     cluster to score on instead (see ``run_points``).
     """
+    if client is not None and isinstance(dataset, Prepared):
+        dataset.use_cluster(client)  # candidates gathered per group on the workers
     if isinstance(dataset, Sweep):
         sweep = dataset
         points = _points(sweep.base, space, configs, random, seed)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -99,12 +100,16 @@ def run_compare(
     chunk_bytes: int | None = None,
     chunk_overlap: int | None = None,
     dream: bool | None = None,
+    client: Any = None,
 ) -> Experiment:
     """Evaluate ``runs`` on ``dataset`` (optionally only some query categories); index
-    options and ``dream`` None follow the dataset's manifest."""
+    options and ``dream`` None follow the dataset's manifest. ``client``: a Dask cluster
+    (``cluster()``) to replay the groups on."""
     prepared = prepare_benchmark(
         dataset, profile_name, embedder, categories, tokenizer, chunk_bytes, chunk_overlap, dream
     )
+    if client is not None:
+        prepared.use_cluster(client)
     return run_experiment(
         prepared,
         benchmark_runs(runs, prepared.memory, profile_name, mmr_lambda),
