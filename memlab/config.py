@@ -17,11 +17,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # Re-exported: the dict conversion is part of the public config API.
-from memlab.config_dict import config_hash, flatten, from_dict, to_dict, with_overrides
+from memlab.config_dict import (
+    OMIT_DEFAULT,
+    config_hash,
+    flatten,
+    from_dict,
+    to_dict,
+    with_overrides,
+)
 from memlab.errors import ConfigError, unknown_name
 from memlab.sources import DREAM, WORKSPACE
 
 TOKENIZERS = ("unicode61", "porter", "trigram")
+# "c0": SPEC §2.1's chunker; "record": one chunk per record (a conversation turn, a
+# label-free file whole); "file": one chunk per file (``memlab.store.chunking``)
+CHUNKING_MODES = ("c0", "record", "file")
 CREATED_AT_RULES = ("insert", "filename-date")
 DREAM_MEMORY_SOURCES = (DREAM, WORKSPACE)  # where Dream files the new MEMORY.md
 KEYWORD_MODES = ("c0", "index")
@@ -30,14 +40,42 @@ MAX_RESULTS = 100_000  # beyond any use; keeps candidate limits inside SQLite's 
 
 @dataclass(frozen=True)
 class ChunkingConfig:
-    """SPEC §2.1: sizes in UTF-8 bytes, overlap in characters."""
+    """SPEC §2.1: sizes in UTF-8 bytes, overlap in characters.
+
+    memlab options (``memlab.store.chunking``; c0: ``mode`` "c0", every role):
+    ``mode`` "record" makes every record one chunk (a conversation turn as the
+    importers render it, a file without turns whole), "file" every file one chunk
+    (sizes then play no part); ``roles`` indexes only the turns of these speakers
+    (e.g. ``("user",)``; empty: all). Both are left out of ``to_dict`` at their
+    defaults, so c0's configurations keep their hashes.
+    """
 
     max_bytes: int = 1600
     overlap_chars: int = 320
+    mode: str = field(default="c0", metadata=OMIT_DEFAULT)
+    roles: tuple[str, ...] = field(default=(), metadata=OMIT_DEFAULT)
 
     def __post_init__(self) -> None:
         _check(self.max_bytes >= 1, "chunking.max_bytes must be >= 1")
         _check(self.overlap_chars >= 0, "chunking.overlap_chars must be >= 0")
+        if self.mode not in CHUNKING_MODES:
+            raise ConfigError(unknown_name("chunking mode", str(self.mode), CHUNKING_MODES))
+        object.__setattr__(self, "roles", parse_roles(self.roles))
+
+
+def parse_roles(value: Any) -> tuple[str, ...]:
+    """Indexed roles from a tuple, a list or a comma-separated string; ``all`` (or
+    nothing) means every role: ``()``."""
+    items = value.split(",") if isinstance(value, str) else value
+    if not isinstance(items, (list, tuple)) or not all(isinstance(r, str) for r in items):
+        raise ConfigError(f"chunking.roles must be role names such as user, got {value!r}")
+    roles = tuple(dict.fromkeys(r.strip() for r in items if r.strip()))
+    if "all" in roles:
+        _check(roles == ("all",), "chunking.roles: 'all' stands alone (every role)")
+        return ()
+    bad = [r for r in roles if "*" in r]
+    _check(not bad, f"chunking.roles: a role name has no '*', got {bad[:1]}")
+    return roles
 
 
 @dataclass(frozen=True)
@@ -225,12 +263,22 @@ def _check(ok: bool, message: str) -> None:
 
 # --------------------------------------------------------------------------- profiles
 
+STANDARD_IR = "standard-ir"
+STANDARD_IR_DEPTH = 1000  # results per query: deep enough for R@100 over documents
+
 PROFILES: dict[str, MemlabConfig] = {
     "grok-c0": MemlabConfig(),
     "grok-2026-08": MemlabConfig(
         profile="grok-2026-08",
         search=SearchConfig(min_score=0.7, half_life_days=30.0, mmr=MmrConfig(enabled=True)),
         dream=DreamConfig(min_hours=24.0, min_sessions=5, check_interval_secs=3600.0),
+    ),
+    # Standard IR protocol (BEIR-style tables): no time decay, no score threshold,
+    # deep lists, the porter tokenizer; evaluated at the file / document unit.
+    STANDARD_IR: MemlabConfig(
+        profile=STANDARD_IR,
+        index=IndexConfig(tokenizer="porter"),
+        search=SearchConfig(min_score=0.0, half_life_days=None, max_results=STANDARD_IR_DEPTH),
     ),
 }
 DEFAULT_PROFILE = "grok-c0"
@@ -245,8 +293,10 @@ def profile(name: str = DEFAULT_PROFILE) -> MemlabConfig:
 
 
 __all__ = [
+    "CHUNKING_MODES",
     "DEFAULT_PROFILE",
     "PROFILES",
+    "STANDARD_IR",
     "ChunkingConfig",
     "DreamConfig",
     "IndexConfig",

@@ -20,6 +20,10 @@ from memlab.errors import ConfigError, did_you_mean
 
 T = TypeVar("T")
 
+# Field metadata of a later option: left out of ``to_dict`` while at its default, so
+# configurations that do not use it keep their dictionaries and hashes.
+OMIT_DEFAULT = {"omit_default": True}
+
 # Python attribute names that differ from the public key (``lambda`` is reserved).
 _KEY_ALIASES = {"lambda": "lambda_"}
 _PUBLIC_KEYS = {v: k for k, v in _KEY_ALIASES.items()}
@@ -31,9 +35,12 @@ def to_dict(obj: Any) -> Any:
         return {
             _PUBLIC_KEYS.get(f.name, f.name): to_dict(getattr(obj, f.name))
             for f in dataclasses.fields(obj)
+            if not (f.metadata.get("omit_default") and getattr(obj, f.name) == f.default)
         }
     if isinstance(obj, Mapping):
         return {str(k): to_dict(v) for k, v in obj.items()}
+    if isinstance(obj, tuple):
+        return [to_dict(v) for v in obj]
     return obj
 
 

@@ -8,8 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 from memlab.cli.args import comma_list
 from memlab.cli.options import add_config_args, parse_assignments, read_config_file, resolve_config
+from memlab.cli.protocol import add_protocol_args, run_protocol_command, use_protocol_profile
 from memlab.cli.scheduler import add_scheduler_arg, scheduler_client
 from memlab.config import (
+    CHUNKING_MODES,
     DEFAULT_PROFILE,
     TOKENIZERS,
     DreamConfig,
@@ -80,6 +82,7 @@ def _common(p: argparse.ArgumentParser) -> None:
         metavar="TAG",
         help="leave out queries with this tag (e.g. no-user-evidence for LongMemEval)",
     )
+    add_protocol_args(p)
     p.add_argument("--out", help="write aggregated.csv, perquery.csv, manifest.json, runs/")
     p.add_argument(
         "--work", help="where replays are built and cached (default ~/.cache/memlab/replays)"
@@ -100,6 +103,17 @@ def add_memory_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--chunk-overlap", type=int, metavar="N", help="chunk overlap in characters (default 320)"
+    )
+    p.add_argument(
+        "--chunking",
+        choices=CHUNKING_MODES,
+        help="c0 (SPEC chunker, default), record (one chunk per turn / document) or file "
+        "(one chunk per file)",
+    )
+    p.add_argument(
+        "--roles",
+        metavar="ROLES",
+        help="index only these speakers' turns (comma-separated, e.g. user; default all)",
     )
     p.add_argument(
         "--dream",
@@ -149,6 +163,8 @@ def prepared_from(args: argparse.Namespace) -> Prepared:
         tokenizer=args.tokenizer,
         chunk_bytes=args.chunk_bytes,
         chunk_overlap=args.chunk_overlap,
+        chunking=args.chunking,
+        roles=args.roles,
         dream=None if args.dream is None else args.dream == "on",
         dream_config=dream_config(args),
         work_dir=args.work,
@@ -157,6 +173,8 @@ def prepared_from(args: argparse.Namespace) -> Prepared:
 
 
 def _run(args: argparse.Namespace, runs: Mapping[str, SearchConfig | Run]) -> int:
+    if getattr(args, "protocol", None):
+        return run_protocol_command(args, runs, selected_dataset(args), dream_config(args))
     from memlab.eval.experiment import run_experiment, summary_text
 
     measures = [m.strip() for m in args.measures.split(",") if m.strip()]
@@ -201,13 +219,17 @@ def _run(args: argparse.Namespace, runs: Mapping[str, SearchConfig | Run]) -> in
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    use_protocol_profile(args, ",".join(DEFAULT_MEASURES))
     return _run(args, {"config": base_config(args)})
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
     from memlab.eval.runs import parse_run_specs
 
-    return _run(args, parse_run_specs(args.runs, base=base_config(args)))
+    use_protocol_profile(args, ",".join(DEFAULT_MEASURES))
+    # under --protocol a run file without a profile starts from the protocol's profile
+    name = args.profile if args.protocol and args.profile else DEFAULT_PROFILE
+    return _run(args, parse_run_specs(args.runs, base=base_config(args), profile_name=name))
 
 
 def cmd_warmup(args: argparse.Namespace) -> int:

@@ -106,6 +106,8 @@ def cmd_report(args: argparse.Namespace) -> int:
             "tokenizer": args.tokenizer,
             "chunk_bytes": args.chunk_bytes,
             "chunk_overlap": args.chunk_overlap,
+            "chunking": args.chunking,
+            "roles": args.roles,
             "dream": None if args.dream is None else args.dream == "on",
         },
     )

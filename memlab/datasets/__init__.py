@@ -11,7 +11,8 @@ A dataset is a folder, readable in review::
     groups/<id>/memory/   ... or one memory root per group (several independent memories)
     files.jsonl      the timeline: when each file is written (format 1: one line per file)
     queries.jsonl    {"query_id", "text", "as_of"?, "group"?, "category"?, "tags"?,
-                      "abstention"?, "stale_targets"?, "answer"?, "answer_at"? (2)}
+                      "abstention"?, "stale_targets"?, "answer"?, "answer_at"? (2),
+                      "origin_id"? (the source's id, when it was not a usable id)}
     qrels.tsv        TREC qrels "query_id nugget target relevance" (tab-separated)
     qrels.<level>.tsv  further judgement levels, when the manifest lists them
     facts.jsonl      format 2: fact labels kept outside the indexed text
@@ -26,13 +27,15 @@ data comes from; importers keep the source's licence and origin), ``as_of``
 "workspace"?, "root"? (2)}]`` (omitted for a single memory, whose group id is
 ``"default"``), ``qrels`` = ``[{"level", "file"}]`` (omitted: one level
 ``"default"`` in ``qrels.tsv``; otherwise the first entry is the default level),
-``import`` (free-form provenance written by importers: options, counts, notes),
-and in format 2 ``index`` = ``{"tokenizer": "unicode61" | "porter" | "trigram",
-"max_bytes", "overlap_chars"}`` (the index options the dataset is evaluated with
-by default; ``--tokenizer``, ``--chunk-bytes``, ``--chunk-overlap`` override
-them) and ``timeline`` = ``{"dream": true | false}`` (session ends run Dream
-during replay; default false; the evaluation may override it). Unknown keys are
-errors (so "license" is caught), and format-2 keys in a format-1 manifest too.
+``import`` (free-form provenance written by importers: ``kind``, options, counts,
+notes), ``index`` = ``{"tokenizer": "unicode61" | "porter" | "trigram",
+"max_bytes", "overlap_chars", "chunking": "c0" | "record" | "file", "roles":
+[speaker, ...]}`` (the index options the dataset is evaluated with by default;
+``--tokenizer``, ``--chunk-bytes``, ``--chunk-overlap``, ``--chunking``,
+``--roles`` override them; ``memlab.store.chunking``), and in format 2
+``timeline`` = ``{"dream": true | false}`` (session ends run Dream during
+replay; default false; the evaluation may override it). Unknown keys are errors
+(so "license" is caught), and format-2 keys in a format-1 manifest too.
 
 Rules:
 
@@ -43,8 +46,13 @@ Rules:
   ``root`` (dataset-relative; default ``groups/<id>/memory``) may be shared by
   several groups that index different workspaces of it (c0 keeps one index per
   workspace, and the global ``MEMORY.md`` is indexed into each).
+* **Source ids**: a ``files.jsonl`` line may carry ``origin_id`` (the file's id in
+  the source: a session, a document) and ``record_ids`` (the source's ids of the
+  file's turns, one per record of ``memlab.store.records``, in file order; the
+  validator counts them); importers write both, so evaluation under a paper's
+  protocol names units as the source does (``memlab.eval.protocols``).
 * **Times (format 1)**: ``files.jsonl`` lines ``{"path", "created_at", "group"?,
-  "origin_id"?}`` give the logical time at which replay writes and indexes each
+  "origin_id"?, "record_ids"?}`` give the logical time at which replay writes and indexes each
   file (``Dataset.groups[g].created_at``, unix seconds). Without ``files.jsonl``
   every file is indexed at its group's ``as_of``. A query's ``as_of`` defaults to
   its group's, which defaults to the manifest's. A file dated after the ``as_of``

@@ -112,6 +112,7 @@ def _query(
         stale_targets=tuple(stale),
         answer=rec.get("answer"),
         answer_at=rec.get("answer_at"),
+        origin_id=rec.get("origin_id"),
     )
 
 

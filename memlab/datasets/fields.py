@@ -43,6 +43,7 @@ FILE_FIELDS = {
     "created_at": ("time", True),
     "group": ("id", False),
     "origin_id": ("str", False),
+    "record_ids": ("strs", False),
 }
 # format 2: one event per line (a v1 line {"path", "created_at"} is one full write)
 EVENT_FIELDS = {
@@ -56,6 +57,7 @@ EVENT_FIELDS = {
     "end": ("bool", False),
     "group": ("id", False),
     "origin_id": ("str", False),
+    "record_ids": ("strs", False),
 }
 FACT_FIELDS = {
     "fact": ("str", True),
@@ -74,6 +76,7 @@ QUERY_FIELDS = {
     "stale_targets": ("strs", False),
     "answer": ("text", False),
     "answer_at": ("time", False),  # format 2
+    "origin_id": ("str", False),
 }
 
 

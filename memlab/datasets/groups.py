@@ -26,6 +26,7 @@ from memlab.datasets.problems import Severity, ValidationReport
 from memlab.datasets.reader import RawDataset
 from memlab.datasets.scan import ScannedFile, count_lines, in_scope, scan_memory, workspace_dirs
 from memlab.datasets.targets import check_path
+from memlab.store.records import split_records
 from memlab.timefmt import format_iso
 
 
@@ -41,6 +42,8 @@ class GroupInfo:
     created_at: dict[str, float] = field(default_factory=dict)
     events: tuple[Event, ...] = ()  # replay order
     fact_texts: dict[str, FactText] = field(default_factory=dict)  # format 2
+    origin_ids: dict[str, str] = field(default_factory=dict)  # files.jsonl origin_id
+    record_ids: dict[str, tuple[str, ...]] = field(default_factory=dict)  # files.jsonl
     _versions: dict[str, list[tuple[float, str]]] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -200,6 +203,7 @@ def _file_record(
         report.add("duplicate_ids", FILES, line, f"'{path}' is listed twice", "keep one line")
     else:
         group.created_at[path] = created = rec.get("created_at")
+        note_source_ids(group, rec)
         if created > group.as_of:
             what = (
                 f"created_at {format_iso(created)} is after the as_of "
@@ -207,3 +211,30 @@ def _file_record(
             )
             fix = "date the file at or before as_of, or move as_of later"
             report.add("future_timestamps", FILES, line, what, fix, "warning")
+
+
+def note_source_ids(group: GroupInfo, rec: Record) -> None:
+    """Keep a files.jsonl line's ``origin_id`` and ``record_ids`` (the first line that
+    gives them for a path wins)."""
+    path = rec.get("path")
+    if rec.get("origin_id") is not None:
+        group.origin_ids.setdefault(path, rec.get("origin_id"))
+    if rec.get("record_ids") is not None:
+        group.record_ids.setdefault(path, tuple(rec.get("record_ids")))
+
+
+def check_record_ids(groups: dict[str, GroupInfo], report: ValidationReport) -> None:
+    """A file's ``record_ids`` name each of its records (``memlab.store.records``) once."""
+    for group in groups.values():
+        for rel, ids in sorted(group.record_ids.items()):
+            if rel not in group.files:
+                continue
+            text = (group.root / rel).read_text(encoding="utf-8", errors="replace")
+            found = len(split_records(text).records)
+            shown = f"{group.root_rel}/{rel}"
+            if found != len(ids):
+                what = f"record_ids lists {len(ids)} ids, the file has {found} records"
+                fix = "give one id per turn (a '**speaker**' line), in file order"
+                report.add("bad_fields", FILES, None, f"{shown}: {what}", fix)
+            elif len(set(ids)) != len(ids):
+                report.add("duplicate_ids", FILES, None, f"{shown}: record_ids repeat", "fix it")

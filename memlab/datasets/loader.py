@@ -6,7 +6,7 @@ from pathlib import Path
 
 from memlab.datasets.checks import Levels, NuggetLevels, check_qrels, check_queries
 from memlab.datasets.facts import check_facts, check_markers
-from memlab.datasets.groups import GroupInfo, check_files, load_groups
+from memlab.datasets.groups import GroupInfo, check_files, check_record_ids, load_groups
 from memlab.datasets.locate import resolve_dataset
 from memlab.datasets.model import MANIFEST, Dataset, MemoryGroup, Query
 from memlab.datasets.options import check_options
@@ -26,8 +26,8 @@ def _inspect(path: Path) -> tuple[Dataset | None, ValidationReport]:
     if raw is None:
         return None, report
     groups = load_groups(path, raw, report)
+    check_options(raw, report)
     if raw.version >= 2:
-        check_options(raw, report)
         build_events(path, raw, groups, report)
         check_markers(groups, report)
         check_facts(raw, groups, report)
@@ -35,6 +35,7 @@ def _inspect(path: Path) -> tuple[Dataset | None, ValidationReport]:
         check_files(raw, groups, report)
         for group in groups.values():
             group.events = v1_events(group)
+    check_record_ids(groups, report)
     queries = check_queries(raw, groups, report)
     levels, nuggets = check_qrels(path, raw, groups, queries, report)
     digest = compute_digest(path, [g.root_rel for g in groups.values()])
@@ -89,7 +90,15 @@ def _build(
         format_version=m.get("format_version"),
         groups={
             gid: MemoryGroup(
-                gid, g.root, g.workspace, g.as_of, dict(g.created_at), g.events, g.root_rel
+                gid,
+                g.root,
+                g.workspace,
+                g.as_of,
+                dict(g.created_at),
+                g.events,
+                g.root_rel,
+                dict(g.origin_ids),
+                dict(g.record_ids),
             )
             for gid, g in groups.items()
         },
@@ -101,6 +110,7 @@ def _build(
         nuggets_by_level=nuggets,
         index=dict(m.get("index", {})),
         timeline=dict(m.get("timeline", {})),
+        import_info=dict(m.get("import", {})),
     )
 
 

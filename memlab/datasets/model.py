@@ -95,7 +95,10 @@ class MemoryGroup:
     ``created_at`` maps every root-relative path the group's index covers (global
     ``*.md`` files and the workspace's ``*.md`` files) to the unix time at which
     replay first writes it. ``events`` is the group's timeline in replay order (in
-    format 1: one write of each file at its ``created_at``).
+    format 1: one write of each file at its ``created_at``). ``origin_ids`` and
+    ``record_ids`` keep what files.jsonl says of a file's source: its id there (a
+    session, a document) and the ids of its records (the turns, in file order;
+    ``memlab.store.records``), for evaluation under a benchmark's protocol.
     """
 
     id: str
@@ -105,6 +108,8 @@ class MemoryGroup:
     created_at: Mapping[str, float]
     events: tuple[Event, ...] = ()
     root_rel: str = MEMORY_DIR  # the root, relative to the dataset folder
+    origin_ids: Mapping[str, str] = field(default_factory=dict)
+    record_ids: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def layout(self) -> MemoryLayout:
@@ -128,6 +133,7 @@ class Query:
     stale_targets: tuple[str, ...] = ()  # targets holding a superseded answer
     answer: str | None = None  # informational (from the source dataset)
     answer_at: float | None = None  # when the answer was written (answer-age buckets)
+    origin_id: str | None = None  # the source's id, when it is not a usable query id
 
 
 @dataclass(frozen=True)
@@ -154,6 +160,7 @@ class Dataset:
     nuggets_by_level: Mapping[str, Nuggets] = field(default_factory=dict)
     index: Mapping[str, Any] = field(default_factory=dict)  # manifest "index" (defaults)
     timeline: Mapping[str, Any] = field(default_factory=dict)  # manifest "timeline"
+    import_info: Mapping[str, Any] = field(default_factory=dict)  # manifest "import"
 
     @property
     def levels(self) -> tuple[str, ...]:

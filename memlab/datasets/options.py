@@ -1,9 +1,11 @@
-"""The manifest's evaluation defaults (format 2): ``index`` and ``timeline``.
+"""The manifest's evaluation defaults: ``index`` (formats 1 and 2) and ``timeline`` (2).
 
 ``index``: ``{"tokenizer": "unicode61" | "porter" | "trigram", "max_bytes": int,
-"overlap_chars": int}`` — the index options the dataset is meant to be
-evaluated with (the CLI's ``--tokenizer``, ``--chunk-bytes``,
-``--chunk-overlap`` and the Python API override them). ``timeline``:
+"overlap_chars": int, "chunking": "c0" | "record" | "file", "roles": [str]}`` —
+the index options the dataset is meant to be evaluated with (the CLI's
+``--tokenizer``, ``--chunk-bytes``, ``--chunk-overlap``, ``--chunking``,
+``--roles`` and the Python API override them; ``chunking`` and ``roles`` are
+``ChunkingConfig.mode`` / ``.roles``, ``memlab.store.chunking``). ``timeline``:
 ``{"dream": true | false}`` — whether session ends run Dream during replay.
 """
 
@@ -12,13 +14,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from memlab.config import TOKENIZERS
+from memlab.config import CHUNKING_MODES, TOKENIZERS, parse_roles
 from memlab.datasets.model import MANIFEST
 from memlab.datasets.problems import ValidationReport
 from memlab.datasets.reader import RawDataset
-from memlab.errors import did_you_mean
+from memlab.errors import ConfigError, did_you_mean
 
-INDEX_KEYS = ("tokenizer", "max_bytes", "overlap_chars")
+INDEX_KEYS = ("tokenizer", "max_bytes", "overlap_chars", "chunking", "roles")
 TIMELINE_KEYS = ("dream",)
 
 
@@ -36,6 +38,16 @@ def index_problems(index: Mapping[str, Any]) -> list[tuple[str, str]]:
         value = index.get(key, least)
         if isinstance(value, bool) or not isinstance(value, int) or value < least:
             out.append((f"index {key} = {value!r} is invalid", f"make it an integer >= {least}"))
+    if index.get("chunking", CHUNKING_MODES[0]) not in CHUNKING_MODES:
+        what = f"index chunking {index.get('chunking')!r} is unknown"
+        out.append((what, f"use one of {CHUNKING_MODES}"))
+    roles = index.get("roles", [])
+    try:
+        if not isinstance(roles, list):
+            raise ConfigError("not a list")
+        parse_roles(roles)
+    except ConfigError:
+        out.append((f"index roles = {roles!r} is invalid", 'write e.g. ["user"] (or ["all"])'))
     return out
 
 

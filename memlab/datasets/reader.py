@@ -37,7 +37,7 @@ from memlab.datasets.model import (
 from memlab.datasets.problems import ValidationReport
 
 QRELS_FILE_RE = re.compile(r"qrels[A-Za-z0-9._-]*\.tsv")
-V2_ONLY = {MANIFEST: ("index", "timeline"), "group": ("root",)}
+V2_ONLY = {MANIFEST: ("timeline",), "group": ("root",)}
 
 
 @dataclass

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path, PurePosixPath
 
 from memlab.datasets.fields import Record
-from memlab.datasets.groups import GroupInfo
+from memlab.datasets.groups import GroupInfo, note_source_ids
 from memlab.datasets.model import FILES, VERSIONS_DIR, Event
 from memlab.datasets.problems import ValidationReport
 from memlab.datasets.reader import RawDataset
@@ -53,6 +53,7 @@ def build_events(
         event = _event(dataset_dir, rec, targets, report) if targets else None
         for group in targets if event is not None else ():
             found[group.id].append(event)  # type: ignore[arg-type]
+            note_source_ids(group, rec)
     _check_prefixes(found, groups, report)
     for gid, group in groups.items():
         named = {e.path for e in found[gid]}

@@ -9,9 +9,10 @@ sorted JSON keys, ``\\n`` line endings, UTF-8, no clock.
 prefix of a growing log, a rewrite or an append whose text the writer stores
 under ``versions/``, a deletion, a session end), fact labels (``add_fact``),
 nuggets (``judge(..., nugget=N)``), group roots shared by several workspaces
-(``add_group(..., root=...)``), the manifest's ``index`` and ``timeline``
-defaults and ``answer_at`` on queries. ``finish()`` then validates the dataset
-and raises ``DatasetError`` listing every error (file, line, fix).
+(``add_group(..., root=...)``), the manifest's ``timeline`` default and
+``answer_at`` on queries (the ``index`` defaults are written in both formats).
+``finish()`` then validates the dataset and raises ``DatasetError`` listing
+every error (file, line, fix).
 """
 
 from __future__ import annotations
@@ -87,7 +88,8 @@ class DatasetWriter:
             ("timeline", timeline, timeline_problems),
         ):
             if value is not None:
-                self._needs_v2(f"{key}=")
+                if key == "timeline":
+                    self._needs_v2(f"{key}=")
                 if problems(value):
                     raise DatasetError("; ".join(what for what, _ in problems(value)))
                 self.manifest[key] = dict(value)
@@ -150,10 +152,12 @@ class DatasetWriter:
         *,
         group: str | None = None,
         origin_id: str | None = None,
+        record_ids: Iterable[str] | None = None,
     ) -> None:
         """Write a memory file (UTF-8, ``\\n``): its final content. With ``created_at``,
         also record one write of it at that time (format 2: ``None`` = the events say
-        when it is written)."""
+        when it is written). ``origin_id``: the file's id in the source (a session, a
+        document); ``record_ids``: the source's ids of its turns, in file order."""
         problem = check_path(rel)
         if problem:
             raise DatasetError(problem)
@@ -172,6 +176,8 @@ class DatasetWriter:
             record["group"] = group
         if origin_id is not None:
             record["origin_id"] = origin_id
+        if record_ids is not None:
+            record["record_ids"] = list(record_ids)
         self.files.append(record)
 
     def add_event(
@@ -248,6 +254,7 @@ class DatasetWriter:
         abstention: bool = False,
         stale_targets: Iterable[str] = (),
         answer: str | None = None,
+        origin_id: str | None = None,
     ) -> None:
         if not ID_RE.fullmatch(query_id) or query_id in self.queries:
             raise DatasetError(f"query id '{query_id}' is invalid or used twice")
@@ -263,6 +270,7 @@ class DatasetWriter:
             "abstention": abstention or None,
             "stale_targets": list(stale_targets) or None,
             "answer": answer,
+            "origin_id": origin_id,
         }
         record.update({k: v for k, v in optional.items() if v is not None})
         self.queries[query_id] = record

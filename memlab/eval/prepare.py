@@ -264,14 +264,16 @@ def prepare_dataset(
     tokenizer: str | None = None,
     chunk_bytes: int | None = None,
     chunk_overlap: int | None = None,
+    chunking: str | None = None,
+    roles: str | tuple[str, ...] | None = None,
     dream: bool | None = None,
     dream_config: DreamConfig | None = None,
     work_dir: str | Path | None = None,
     progress: bool = False,
 ) -> Prepared:
     """Load (a folder) and prepare a dataset by names: ``embedder`` None = its shipped
-    vectors; index options and ``dream`` None = the manifest's defaults. A
-    ``Prepared`` is returned as it is."""
+    vectors; index options (``chunking``: the mode, ``roles``: the indexed roles) and
+    ``dream`` None = the manifest's defaults. A ``Prepared`` is returned as it is."""
     if isinstance(dataset, Prepared):
         return dataset
     ds = dataset if isinstance(dataset, Dataset) else load_dataset(dataset, level)
@@ -282,6 +284,8 @@ def prepare_dataset(
         tokenizer=tokenizer,
         chunk_bytes=chunk_bytes,
         chunk_overlap=chunk_overlap,
+        chunking=chunking,
+        roles=roles,
         dream=dream,
         dream_config=dream_config,
     )

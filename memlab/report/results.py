@@ -30,7 +30,7 @@ class ReportOptions:
     notebook_dir: Path | None = None
     html: bool = True
     # index options and Dream on the timeline (--tokenizer, --chunk-bytes, --chunk-overlap,
-    # --dream): set in every selected notebook that declares the parameter
+    # --chunking, --roles, --dream): set in every selected notebook that declares it
     memory: Mapping[str, Any] = field(default_factory=dict)
 
 

@@ -26,13 +26,14 @@ from typing import Any
 from memlab.config import IndexConfig
 from memlab.safefs import printable_name, utf8_name
 from memlab.store import vectors
-from memlab.store.chunker import Chunk, chunk_markdown
+from memlab.store.chunker import Chunk
+from memlab.store.chunking import chunk_file
 from memlab.store.connection import Connection, open_connection
 from memlab.store.file_table import FileState, Signature, file_state, file_states, record_file
 from memlab.store.files import FileText, Skip, file_signature, filename_date, read_memory_file
 from memlab.store.guard import check_index_target
 from memlab.store.layout import MemoryLayout
-from memlab.store.schema import get_meta, migrate
+from memlab.store.schema import check_chunking, get_meta, migrate
 
 log = logging.getLogger("memlab")
 Clock = Callable[[], float]
@@ -70,7 +71,7 @@ def read_chunked(
         read = read_memory_file(layout, rel, config.max_file_bytes)
     if isinstance(read, Skip):
         return FileChunks(rel, read, [], [])
-    chunks = chunk_markdown(read.text, config.chunking.max_bytes, config.chunking.overlap_chars)
+    chunks = chunk_file(read.text, config.chunking)
     return FileChunks(rel, read, chunks, [c.hash for c in chunks])
 
 
@@ -135,6 +136,7 @@ class MemoryIndex:
         conn = open_connection(target)
         try:
             chosen = migrate(conn.conn, tokenizer, str(target))
+            check_chunking(conn.conn, config.chunking, str(target))
         except Exception:
             conn.close()
             raise

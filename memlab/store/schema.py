@@ -1,8 +1,8 @@
 """Index schema: numbered migrations and the meta table (SPEC §2.2).
 
-``meta`` records the schema version, the FTS tokenizer (an index property:
-changing it means rebuilding), the embedder id and dimension, and the
-reindex claim. Migrations run in order inside one transaction each; an index
+``meta`` records the schema version, the FTS tokenizer and the chunking (index
+properties: changing them means rebuilding), the embedder id and dimension, and
+the reindex claim. Migrations run in order inside one transaction each; an index
 written by a newer memlab is refused with a clear error.
 
 Beyond c0's schema memlab adds a ``files`` table (size and mtime of every
@@ -13,9 +13,11 @@ file is warned about once per change.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
+from memlab.config import ChunkingConfig, to_dict
 from memlab.errors import SchemaMismatchError
 
 SCHEMA_VERSION = 3
@@ -120,3 +122,29 @@ def migrate(conn: Any, tokenizer: str | None, path: str) -> str:
             conn.execute("ROLLBACK")
             raise
     return chosen
+
+
+def chunking_meta(chunking: ChunkingConfig) -> str:
+    """The ``meta.chunking`` value of an index chunked with ``chunking`` (JSON)."""
+    return json.dumps(to_dict(chunking), sort_keys=True, separators=(",", ":"))
+
+
+def check_chunking(conn: Any, chunking: ChunkingConfig, path: str) -> None:
+    """Record the index's chunking in ``meta`` (an index without the entry: the one it
+    is opened with); an index chunked otherwise is refused (its chunks would mix)."""
+    wanted = chunking_meta(chunking)
+    existing = get_meta(conn, "chunking")
+    if existing is None:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('chunking', ?)", (wanted,))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        existing = get_meta(conn, "chunking")
+    if existing != wanted:
+        raise SchemaMismatchError(
+            f"{path} was chunked with {existing}, not {wanted}; rebuild it with "
+            "`memlab index ROOT --rebuild` (or index into another --index file)"
+        )

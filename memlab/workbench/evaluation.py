@@ -69,6 +69,8 @@ def prepare_benchmark(
     chunk_bytes: int | None = None,
     chunk_overlap: int | None = None,
     dream: bool | None = None,
+    chunking: str | None = None,
+    roles: str | None = None,
 ) -> Prepared:
     """A dataset (by name or folder) prepared with the profile's Dream settings and the
     given index options (None: the dataset's defaults)."""
@@ -81,6 +83,8 @@ def prepare_benchmark(
         tokenizer=tokenizer or None,
         chunk_bytes=chunk_bytes,
         chunk_overlap=chunk_overlap,
+        chunking=chunking or None,
+        roles=roles or None,
         dream=dream,
         dream_config=profile(profile_name).dream,
     )
@@ -100,13 +104,24 @@ def run_compare(
     chunk_bytes: int | None = None,
     chunk_overlap: int | None = None,
     dream: bool | None = None,
+    chunking: str | None = None,
+    roles: str | None = None,
     client: Any = None,
 ) -> Experiment:
     """Evaluate ``runs`` on ``dataset`` (optionally only some query categories); index
     options and ``dream`` None follow the dataset's manifest. ``client``: a Dask cluster
     (``cluster()``) to replay the groups on."""
     prepared = prepare_benchmark(
-        dataset, profile_name, embedder, categories, tokenizer, chunk_bytes, chunk_overlap, dream
+        dataset,
+        profile_name,
+        embedder,
+        categories,
+        tokenizer,
+        chunk_bytes,
+        chunk_overlap,
+        dream,
+        chunking,
+        roles,
     )
     if client is not None:
         prepared.use_cluster(client)

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from memlab.config import PROFILES
+from memlab.config import PROFILES, MemlabConfig
 from memlab.datasets import load_dataset
 from memlab.datasets.locate import resolve_dataset
 from memlab.eval.embedders import evaluation_embedder
@@ -53,10 +53,15 @@ def age_limit(half_life: float | None, min_score: float, accesses: int = 0) -> f
     return age_at_decay(min_score / boost, half_life)
 
 
+def decaying_profiles() -> dict[str, MemlabConfig]:
+    """The profiles whose search decays with age (the Grok releases; not standard-ir)."""
+    return {n: c for n, c in PROFILES.items() if c.search.effective_half_life() is not None}
+
+
 def age_limit_table(accesses: Sequence[int] = (0,)) -> pd.DataFrame:
-    """Each profile's half-life, min_score and age limit (per number of accesses)."""
+    """Each decaying profile's half-life, min_score and age limit (per number of accesses)."""
     rows = []
-    for name, cfg in PROFILES.items():
+    for name, cfg in decaying_profiles().items():
         s = cfg.search
         hl = s.effective_half_life()
         row: dict[str, Any] = {"profile": name, "half-life (days)": hl, "min_score": s.min_score}
@@ -68,11 +73,12 @@ def age_limit_table(accesses: Sequence[int] = (0,)) -> pd.DataFrame:
 
 
 def decay_limit_plot(max_days: float = 40.0) -> Plot:
-    """Best possible score against age for each profile, with its age limit."""
+    """Best possible score against age for each decaying profile, with its age limit."""
     fig = figure(width=8, height=4)
     ax = fig.axes[0]
     days = np.linspace(0, max_days, 400)
-    for (name, cfg), color in zip(PROFILES.items(), ("#c44e52", "#4c72b0"), strict=False):
+    colors = ("#c44e52", "#4c72b0")
+    for (name, cfg), color in zip(decaying_profiles().items(), colors, strict=False):
         s = cfg.search
         hl = s.effective_half_life()
         best = decay_factor(np.zeros_like(days), days * DAY, hl, np.zeros(len(days), bool))

@@ -31,11 +31,22 @@ def sweep_engine(
     chunk_bytes: int | None = None,
     chunk_overlap: int | None = None,
     dream: bool | None = None,
+    chunking: str | None = None,
+    roles: str | None = None,
 ) -> Sweep:
     """Prepare ``dataset`` once and split its queries into dev and holdout (index options
     and ``dream`` None: the dataset's defaults)."""
     prepared = prepare_benchmark(
-        dataset, profile_name, embedder, (), tokenizer, chunk_bytes, chunk_overlap, dream
+        dataset,
+        profile_name,
+        embedder,
+        (),
+        tokenizer,
+        chunk_bytes,
+        chunk_overlap,
+        dream,
+        chunking,
+        roles,
     )
     return Sweep.from_dataset(
         prepared, holdout=holdout, seed=seed, base=profile(profile_name).search

@@ -151,8 +151,19 @@ def test_format_2_fields_need_format_2(tmp_path: Path) -> None:
             call()
     with pytest.raises(DatasetError, match="format_version=2"):
         DatasetWriter(
-            tmp_path / "v1b", name="x", licence="x", origin="x", as_of=T0, index={"max_bytes": 9}
+            tmp_path / "v1b", name="x", licence="x", origin="x", as_of=T0, timeline={"dream": True}
         )
+
+
+def test_index_options_in_a_v1_manifest(tmp_path: Path) -> None:
+    """The index defaults are not about time: importers (format 1) write them too."""
+    index = {"max_bytes": 900, "chunking": "record", "roles": ["user"]}
+    w = DatasetWriter(tmp_path / "v1", name="v1", licence="x", origin="x", as_of=T0, index=index)
+    w.add_file("MEMORY.md", "# M\n\n- fact\n", T0)
+    assert load_dataset(w.finish()).index == index
+    for bad in ({"chunking": "pages"}, {"roles": "user"}, {"roles": ["**"]}):
+        with pytest.raises(DatasetError, match="chunking|roles"):
+            DatasetWriter(tmp_path / "b", name="x", licence="x", origin="x", as_of=T0, index=bad)
 
 
 def test_a_v1_manifest_with_v2_fields_is_an_error(tmp_path: Path) -> None:

@@ -55,7 +55,14 @@ def test_locomo_import(tmp_path: Path) -> None:
         q["conv-mini-1-q001"].category == "temporal"
         and q["conv-mini-1-q001"].answer == "7 May 2023"
     )
-    assert q["conv-mini-1-q005"].abstention and q["conv-mini-1-q005"].answer == "Carmen"
+    adversarial = q["conv-mini-1-q005"]  # judged on its evidence, as the paper evaluates it
+    assert not adversarial.abstention and adversarial.tags == ("adversarial",)
+    assert adversarial.answer == "Carmen" and len(ds.qrels[adversarial.query_id]) == 1
+    record_ids = [ids for path, ids in sorted(g1.record_ids.items())]
+    assert record_ids[0][:2] == ("D1:1", "D1:2") and sorted(g1.origin_ids.values()) == [
+        "session_1",
+        "session_2",
+    ]
     assert "no-evidence" in q["conv-mini-1-q006"].tags
     assert len(ds.qrels["conv-mini-1-q002"]) == 2  # "D1:4; D2:2" split
     chunks = chunk_group(g1)

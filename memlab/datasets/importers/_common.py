@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 from tqdm import tqdm
 
 from memlab.errors import DatasetError
+from memlab.store.records import escape_body_line
 from memlab.timefmt import parse_iso
 
 
@@ -110,18 +111,32 @@ class Rendered:
 def render_conversation(title: str, turns: Sequence[tuple[str, str]]) -> Rendered:
     """A session log: a ``#`` title, then one block per turn, a blank line between.
 
-    Each block is the speaker on its own line in bold (``**user**``), then the
-    turn's text; the block's line span is the turn's target. Text is kept as
-    written (CRLF normalised, surrounding blank lines dropped).
+    Each block is the speaker on its own line in bold (``**user**``: a label line of
+    ``memlab.store.records``), then the turn's text; the block's line span is the
+    turn's target and its record. Text is kept as written (CRLF normalised,
+    surrounding blank lines dropped), except that a text line that would read as a
+    speaker line gets one leading space (``body_lines``).
     """
     lines = [f"# {title}"]
     spans: list[tuple[int, int]] = []
     for role, content in turns:
-        body = content.replace("\r\n", "\n").replace("\r", "\n").strip("\n")
-        body_lines = [ln.rstrip() for ln in body.split("\n")] if body.strip() else ["(empty)"]
         lines.append("")
         first = len(lines) + 1
-        lines.append(f"**{role}**")
-        lines.extend(body_lines)
+        lines.append(f"**{speaker_label(role)}**")
+        lines.extend(body_lines(content) or ["(empty)"])
         spans.append((first, len(lines)))
     return Rendered("\n".join(lines) + "\n", spans)
+
+
+def speaker_label(role: str) -> str:
+    """A speaker's name as a label line can hold it (no ``*``, no surrounding space)."""
+    return " ".join(role.replace("*", " ").split()) or "unknown"
+
+
+def body_lines(text: str) -> list[str]:
+    """A text's lines (CRLF normalised, trailing spaces and surrounding blank lines
+    dropped; none if it is blank), none of them readable as a speaker line."""
+    body = text.replace("\r\n", "\n").replace("\r", "\n").strip("\n")
+    if not body.strip():
+        return []
+    return [escape_body_line(ln.rstrip()) for ln in body.split("\n")]

@@ -11,6 +11,10 @@ memory root holds one workspace ``<slug(name)>-<hash8(name)>``; document
 ``_id`` is kept as ``origin_id`` in files.jsonl), holding ``# <title>`` (when
 there is one), a blank line and the text. BEIR has no time: every document is
 indexed at ``as_of`` (default 1970-01-01T00:00:00Z, so decay plays no part).
+The text is kept as written (CRLF normalised, surrounding blank lines dropped; a
+line that would read as a speaker line gets one leading space, so a document is
+always one record of ``memlab.store.records``). A query id that is not a usable
+id is cleaned (``safe_id``) and the original kept as the query's ``origin_id``.
 Only queries judged in the chosen split are kept; grades are kept as in the
 source (0 = judged non-relevant). Judgements on unknown documents are dropped
 and reported.
@@ -26,6 +30,7 @@ from typing import Any
 from memlab.datasets.importers._common import (
     ImportOptions,
     ImportResult,
+    body_lines,
     hash8,
     option_as_of,
     progress,
@@ -108,7 +113,8 @@ def import_beir(src: Path, dest: Path, options: ImportOptions) -> ImportResult:
             continue
         rel = f"{workspace}/sessions/{utc_date(as_of)}-{slugify(doc_id, 30)}-{hash8(doc_id)}.md"
         title, text = str(doc.get("title") or "").strip(), str(doc.get("text") or "").strip()
-        body = (f"# {title}\n\n" if title else "") + (text or "(empty)") + "\n"
+        lines = body_lines(text) or ["(empty)"]
+        body = (f"# {title}\n\n" if title else "") + "\n".join(lines) + "\n"
         writer.add_file(rel, body, as_of, origin_id=doc_id)
         files[doc_id] = rel
     counts["documents"] = len(files)
@@ -137,7 +143,7 @@ def _write_queries(
         else:
             judged.setdefault(qid, []).append((doc_id, grade))
     for qid, docs in judged.items():
-        writer.add_query(safe_id(qid), queries[qid])
+        writer.add_query(safe_id(qid), queries[qid], origin_id=None if safe_id(qid) == qid else qid)
         for doc_id, grade in docs:
             writer.judge(safe_id(qid), files[doc_id], grade)
     counts["queries"] = len(judged)

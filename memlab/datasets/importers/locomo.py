@@ -17,7 +17,12 @@ Mapping:
 * judgement levels ``session`` (default: files holding an evidence turn) and
   ``turn`` (the evidence turns' line spans), all grade 2;
 * adversarial questions (category 5) ask about things the conversation does
-  not say: ``abstention: true``, no judgements;
+  not say (the answer is that it does not say them); their evidence turns are
+  judged like every other question's, as the paper's retrieval evaluation does,
+  and they are tagged ``adversarial`` (``--exclude-tag adversarial`` leaves
+  them out);
+* ``files.jsonl`` keeps each session's turn ids (``dia_id``, e.g. ``D1:3``) as
+  ``record_ids``;
 * malformed evidence is repaired when the repair is unambiguous and names an
   existing turn — ``"D8:6; D9:17"`` is split, ``"D30:05"`` → ``D30:5``,
   ``"D:11:26"`` → ``D11:26`` — every repair and every entry that cannot be
@@ -185,9 +190,15 @@ def _write_conversation(
             (str(t.get("speaker", "unknown")), _turn_text(t)) for t in turns if isinstance(t, dict)
         ]
         rendered = render_conversation(f"Session {number}, {label}", pairs)
-        writer.add_file(rel, rendered.text, when, group=gid, origin_id=f"session_{number}")
-        counts["sessions"] += 1
         dialog = [t for t in turns if isinstance(t, dict)]
+        ids = [
+            t["dia_id"] if isinstance(t.get("dia_id"), str) else f"session_{number}#{i}"
+            for i, t in enumerate(dialog, start=1)
+        ]
+        writer.add_file(
+            rel, rendered.text, when, group=gid, origin_id=f"session_{number}", record_ids=ids
+        )
+        counts["sessions"] += 1
         for turn, (first, last) in zip(dialog, rendered.spans, strict=True):
             if isinstance(turn.get("dia_id"), str):
                 turns_at[turn["dia_id"]] = (rel, span_target(rel, first, last))
@@ -216,12 +227,13 @@ def _write_question(
         return
     category = item.get("category")
     name = CATEGORIES.get(category) if isinstance(category, int) else None
-    abstention = category == 5
     evidence, repairs = repair_evidence(item.get("evidence", []), set(turns_at))
     notes += [f"{qid}: {n}" for n in repairs]
     counts["evidence_repaired"] += sum("read as" in n or "split into" in n for n in repairs)
     counts["evidence_dropped"] += sum("dropped" in n or "skipped" in n for n in repairs)
-    tags = [] if abstention or evidence else ["no-evidence"]
+    tags = [] if evidence else ["no-evidence"]
+    if category == 5:
+        tags.append("adversarial")
     answer = item.get("answer", item.get("adversarial_answer"))
     writer.add_query(
         qid,
@@ -229,14 +241,11 @@ def _write_question(
         group=gid,
         category=name or f"category-{category}",
         tags=tags,
-        abstention=abstention,
         answer=None if answer is None else str(answer),
     )
     counts["questions"] += 1
     counts[f"category_{name or category}"] += 1
-    counts["no_evidence"] += bool(tags)
-    if abstention:
-        return
+    counts["no_evidence"] += not evidence
     for dia in evidence:
         rel, target = turns_at[dia]
         writer.judge(qid, rel, 2, level="session")

@@ -10,7 +10,9 @@ Mapping:
   appear in file names or text; ``files.jsonl`` keeps them as ``origin_id``);
 * a session log is rendered by ``render_conversation``: title line with the
   session date, then one block per turn (``**user**`` / ``**assistant**``);
-  it is indexed at the session's date;
+  it is indexed at the session's date; ``files.jsonl`` keeps the upstream turn
+  ids as ``record_ids`` (``<session id>_<n>``, n from 1 over all turns, as the
+  upstream retrieval evaluation names them);
 * two judgement levels: ``session`` (default, ``qrels.tsv``: every file of an
   ``answer_session_ids`` session, grade 2) and ``turn`` (``qrels.turn.tsv``: the
   line span of every ``has_answer`` turn, grade 2);
@@ -74,6 +76,12 @@ def parse_lme_date(text: Any) -> float:
         raise ValueError(f"date {text!r} is not like '2023/05/20 (Sat) 02:21'")
     y, mo, d, h, mi = (int(g) for g in match.groups())
     return utc_seconds(y, mo, d, h, mi)
+
+
+def turn_ids(session_id: str, turns: list[Any]) -> list[str]:
+    """The upstream evaluation's turn ids: ``<session id>_<n>``, n counting every turn
+    of the session from 1 (user and assistant alike)."""
+    return [f"{session_id}_{n}" for n in range(1, len(turns) + 1)]
 
 
 def _check(questions: Any) -> list[str]:
@@ -229,7 +237,9 @@ def _write_sessions(
         rel = f"{workspace}/sessions/{session_file_name(utc_date(when), 'chat', sid8)}"
         pairs = [(str(t.get("role", "unknown")), str(t.get("content", ""))) for t in turns]
         rendered = render_conversation(f"Chat session, {date}", pairs)
-        writer.add_file(rel, rendered.text, when, group=gid, origin_id=sid)
+        writer.add_file(
+            rel, rendered.text, when, group=gid, origin_id=sid, record_ids=turn_ids(sid, turns)
+        )
         files.setdefault(sid, []).append(rel)
         counts["sessions"] += 1
         for turn, (first, last) in zip(turns, rendered.spans, strict=True):

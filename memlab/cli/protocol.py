@@ -1,0 +1,191 @@
+"""``memlab eval|compare DATASET --protocol locomo|longmemeval|beir [--published FILE]``.
+
+Under a protocol the rankers start from the ``standard-ir`` profile (no decay,
+``min_score`` 0, deep lists; ``--profile`` or the config file's ``profile`` chooses
+another) and the dataset is evaluated at the paper's unit and on its question
+set, with its measures (``memlab.eval.protocols``). The output states the unit,
+the index and the question set, then the runs, the per-category means, the
+paired comparisons and, with ``--published``, memlab's runs beside the paper's
+numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+from memlab.config import STANDARD_IR
+from memlab.config_file import read_config_file
+from memlab.errors import ConfigError
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    import pandas as pd
+
+    from memlab.config import DreamConfig, SearchConfig
+    from memlab.datasets import Dataset
+    from memlab.eval.protocols import ProtocolResult, References
+    from memlab.eval.runs import Run
+
+PROTOCOL_NAMES = ("locomo", "longmemeval", "beir")
+
+
+def add_protocol_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--protocol",
+        choices=PROTOCOL_NAMES,
+        help="evaluate as the benchmark's paper does: its unit (turn, session, document, "
+        "with the source's ids), its question set and its measures (rankers on the "
+        f"{STANDARD_IR} profile unless --profile says otherwise)",
+    )
+    p.add_argument(
+        "--published",
+        metavar="FILE.yaml",
+        help="with --protocol: reference numbers from the paper (references: [{system, "
+        "values: {MEASURE: VALUE}}]) shown beside memlab's runs",
+    )
+
+
+def use_protocol_profile(args: argparse.Namespace, default_measures: str) -> None:
+    """Under ``--protocol``, the ``standard-ir`` profile unless one is chosen; options
+    the protocol decides (``--unit``, ``--measures``) are refused."""
+    if getattr(args, "published", None) and not getattr(args, "protocol", None):
+        raise ConfigError("--published needs --protocol (the references are a paper's numbers)")
+    if not getattr(args, "protocol", None):
+        return
+    if args.unit != "chunk":
+        raise ConfigError(f"--unit: --protocol {args.protocol} ranks the paper's unit (--level)")
+    if args.measures != default_measures:
+        raise ConfigError(f"--measures: --protocol {args.protocol} reports the paper's measures")
+    if args.profile:
+        return
+    if not read_config_file(getattr(args, "config", None), "search").get("profile"):
+        args.profile = STANDARD_IR
+
+
+def run_protocol_command(
+    args: argparse.Namespace,
+    runs: Mapping[str, SearchConfig | Run],
+    dataset: Dataset,
+    dream: DreamConfig,
+) -> int:
+    """Run ``runs`` on ``dataset`` (as the command line selected it) under ``--protocol``;
+    ``dream``: the Dream settings of the replay."""
+    from pathlib import Path
+
+    from memlab.eval.protocols import (
+        get_protocol,
+        load_references,
+        prepare_protocol,
+        published_table,
+        run_protocol,
+        write_protocol_outputs,
+    )
+    from memlab.eval.runs import as_run
+
+    protocol = get_protocol(args.protocol)
+    prepared = prepare_protocol(
+        dataset,
+        protocol,
+        level=args.level,
+        profile_name=args.profile,
+        tokenizer=args.tokenizer,
+        roles=args.roles,
+        embedder=args.embedder,
+        chunk_bytes=args.chunk_bytes,
+        chunk_overlap=args.chunk_overlap,
+        chunking=args.chunking,
+        dream=None if args.dream is None else args.dream == "on",
+        dream_config=dream,
+        work_dir=args.work,
+        progress=not args.quiet,
+    )
+    unit = protocol.units[prepared.dataset.level]
+    refs = load_references(args.published, protocol, unit) if args.published else None
+    specs = {name: as_run(spec) for name, spec in runs.items()}
+    result = run_protocol(prepared, specs, protocol, test=getattr(args, "test", "t"))
+    published = (
+        published_table(result.aggregated, result.categories, list(result.runs), refs)
+        if refs is not None
+        else None
+    )
+    if args.json:
+        import json
+
+        print(json.dumps(result.aggregated.to_dict(orient="records"), indent=2))
+    else:
+        print("\n".join(protocol_report(result, args.profile, refs, published)))
+    if args.out:
+        write_protocol_outputs(result, Path(args.out), published)
+        print(f"results in {args.out}")
+    return 0
+
+
+def protocol_report(
+    result: ProtocolResult,
+    profile_name: str | None,
+    refs: References | None = None,
+    published: pd.DataFrame | None = None,
+) -> list[str]:
+    """The printed report (see the module docstring)."""
+    p, qs = result.protocol, result.questions
+    memory = result.prepared.memory
+    chunking = memory.index.chunking
+    per_chunk = (
+        "one unit per chunk"
+        if chunking.mode == "record" and result.unit == "turn"
+        else (f"chunk rankings aggregated to {result.unit}s by first occurrence")
+    )
+    lines = [
+        f"protocol {p.name}: {p.source}",
+        f"unit: {result.unit} (the source's ids); index {memory.label()}; {per_chunk}",
+        f"question set: {p.questions}: {qs.describe()}",
+    ]
+    if any(qs.categories):
+        lines.append(
+            "scored per category: " + ", ".join(f"{c} {n}" for c, n in qs.categories.items())
+        )
+    table = result.table().reset_index(names="run")
+    table["NumQ"] = table["NumQ"].astype("Int64")
+    lines += [
+        f"rankers on profile {profile_name or 'grok-c0'}; embedder "
+        f"{result.prepared.embedder_id or 'none'}",
+        "",
+        _fmt(table),
+    ]
+    if len(qs.categories) > 1:
+        lines += ["", "per category (mean, n):", _fmt(_category_table(result))]
+    if not result.compared.empty:
+        cols = ["run", "measure", "delta", "ci_low", "ci_high", "p", "p_holm", "wins", "ties"]
+        cols += ["losses", "n"]
+        lines += ["", f"against {next(iter(result.runs))}:", _fmt(result.compared[cols])]
+    if refs is not None and published is not None:
+        lines += ["", _published_header(refs, result), _fmt(published)]
+    lines += [f"warning: {w}" for w in result.warnings]
+    return lines
+
+
+def _published_header(refs: References, result: ProtocolResult) -> str:
+    theirs = f"; the references: {refs.questions}" if refs.questions else ""
+    source = f" ({refs.source})" if refs.source else ""
+    return (
+        f"published{source} — memlab at unit {result.unit}, "
+        f"{len(result.questions.scored)} scored questions{theirs}:"
+    )
+
+
+def _category_table(result: ProtocolResult) -> pd.DataFrame:
+    cats = result.categories
+    shown = cats[cats["measure"].isin(result.protocol.shown)]
+    wide = shown.pivot_table(
+        index=["run", "category"], columns="measure", values="mean", sort=False
+    )
+    wide = wide.reindex(columns=[m for m in result.protocol.shown if m in wide.columns])
+    counts = shown.groupby(["run", "category"], sort=False)["count"].max()
+    wide["n"] = counts.astype(int)
+    return wide.reset_index()
+
+
+def _fmt(frame: Any) -> str:
+    return str(frame.to_string(index=False, float_format=lambda v: f"{v:.3f}"))

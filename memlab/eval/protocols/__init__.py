@@ -1,0 +1,39 @@
+"""Evaluation under the published protocols of imported benchmarks (LoCoMo, LongMemEval,
+BEIR): the paper's unit, question set and measures, with the source's ids.
+
+``prepare_protocol`` then ``run_protocol`` (or ``memlab compare DATASET --protocol
+NAME``); ``load_references`` / ``published_table`` put the paper's numbers beside
+memlab's; ``write_protocol_outputs`` writes qrels and runs other tools read. The
+protocols themselves are described in ``memlab.eval.protocols.spec``.
+"""
+
+from memlab.eval.protocols.evaluate import (
+    ProtocolResult,
+    chunk_spans,
+    prepare_protocol,
+    run_protocol,
+)
+from memlab.eval.protocols.files import protocol_manifest, write_protocol_outputs
+from memlab.eval.protocols.published import References, load_references, published_table
+from memlab.eval.protocols.spec import PROTOCOLS, Protocol, check_dataset, get_protocol
+from memlab.eval.protocols.units import QuestionSet, UnitSpace, question_set, unit_qrels
+
+__all__ = [
+    "PROTOCOLS",
+    "Protocol",
+    "ProtocolResult",
+    "QuestionSet",
+    "References",
+    "UnitSpace",
+    "check_dataset",
+    "chunk_spans",
+    "get_protocol",
+    "load_references",
+    "prepare_protocol",
+    "protocol_manifest",
+    "published_table",
+    "question_set",
+    "run_protocol",
+    "unit_qrels",
+    "write_protocol_outputs",
+]

@@ -1,0 +1,76 @@
+"""What a protocol evaluation leaves on disk, with the source's ids throughout::
+
+    qrels.<unit>.tsv          the scored questions' judged units (TREC qrels)
+    runs/<run>.<unit>.trec    every run's unit ranking (TREC run; score 1/rank)
+    perquery.csv, aggregated.csv, compare.csv, per_category.csv   (as ``memlab compare``)
+    published.csv             memlab's runs beside the reference numbers, if given
+    manifest.json             what produced the numbers, with the protocol, the unit,
+                              the question set and the index (chunking, roles)
+
+Query ids are the source's (``origin_id`` where memlab had to clean one), so
+trec_eval, pytrec_eval or ranx read the qrels and runs beside the paper's files.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from memlab.datasets import write_qrels, write_run
+from memlab.eval.manifest import build_manifest, write_json
+from memlab.eval.protocols.evaluate import ProtocolResult
+
+
+def protocol_manifest(result: ProtocolResult) -> dict[str, Any]:
+    """The run manifest (``memlab.eval.manifest``) with a ``protocol`` section."""
+    p = result.protocol
+    manifest = build_manifest(
+        result.prepared,
+        {name: r.config for name, r in result.runs.items()},
+        result.runs,
+        measures=list(p.measures),
+        unit=f"{p.name}:{result.unit}",
+        test="t",
+        seed=0,
+        budget=0,
+    )
+    qs = result.questions
+    manifest["protocol"] = {
+        "name": p.name,
+        "source": p.source,
+        "unit": result.unit,
+        "question_set": p.questions,
+        "questions": qs.total,
+        "scored": len(qs.scored),
+        "not_scored": {why: len(ids) for why, ids in qs.excluded.items()},
+        "categories": dict(qs.categories),
+        "roles": list(result.prepared.index_config.chunking.roles) or "all",
+    }
+    return manifest
+
+
+def write_protocol_outputs(
+    result: ProtocolResult, out: Path, published: pd.DataFrame | None = None
+) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    ids = result.original_ids()
+    scored = list(result.questions.scored)
+    unit = result.unit
+    write_qrels(out / f"qrels.{unit}.tsv", {ids[q]: result.qrels[q] for q in scored})
+    (out / "runs").mkdir(exist_ok=True)
+    for name, ranked in result.rankings.items():
+        run = {
+            ids[q]: {u: 1.0 / rank for rank, u in enumerate(ranked[q], start=1)}
+            for q in scored
+            if ranked.get(q)
+        }
+        write_run(out / "runs" / f"{name}.{unit}.trec", run, tag=name, sort=False)
+    result.perquery.to_csv(out / "perquery.csv", index=False)
+    result.aggregated.to_csv(out / "aggregated.csv", index=False)
+    result.compared.to_csv(out / "compare.csv", index=False)
+    result.categories.to_csv(out / "per_category.csv", index=False)
+    if published is not None:
+        published.to_csv(out / "published.csv", index=False)
+    write_json(out / "manifest.json", protocol_manifest(result))
