@@ -78,4 +78,7 @@ def open_store(tmp_path: Path) -> Iterator[Callable[..., MemoryStore]]:
         s.close()
 
 
-from tests.dask_fixtures import dask_client  # noqa: E402,F401  (a session-wide LocalCluster)
+from tests.dask_fixtures import (  # noqa: E402,F401  (session-wide Dask clusters)
+    dask_client,
+    dask_scheduler_address,
+)

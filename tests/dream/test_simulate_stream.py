@@ -55,3 +55,16 @@ def test_streamed_summary_on_a_dask_cluster_is_the_full_summary(dask_client: Any
     assert same(got.summary(), want)
     there = simulate(params, config, executor=dask_client.get_executor())
     assert same(there.summary(), want)
+
+
+@pytest.mark.slow
+def test_streamed_summary_on_a_subprocess_scheduler_is_the_full_summary(
+    dask_scheduler_address: str,
+) -> None:
+    from distributed import Client
+
+    params, config = CASES[1]
+    want = simulate(params, config, workers=1).summary()
+    with Client(dask_scheduler_address, timeout=30) as client:
+        got = simulate_summary(params, config, executor=client.get_executor())
+    assert same(got.summary(), want)
