@@ -64,3 +64,21 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2(
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("memlab: error: cannot reach") and err.count("\n") == 0
+
+
+def test_the_readme_commands_parse() -> None:
+    """The memlab commands of "When one machine is not enough" parse, their schedulers
+    are valid spellings; the dask commands are the ones the slow tests start."""
+    from memlab.cli import build_parser
+    from tests.dask_fixtures import on_loopback, readme_commands
+
+    commands = readme_commands()
+    memlab = [c for c in commands if c[0] == "memlab"]
+    assert len(memlab) >= 4 and {c[1] for c in memlab} >= {"sweep", "compare", "dream"}
+    for argv in memlab:
+        args = build_parser().parse_args(on_loopback(argv, 8786)[1:])
+        assert parse_scheduler(args.scheduler)[0] in ("local", "remote")
+    assert {tuple(c[:2]) for c in commands if c[0] == "dask"} == {
+        ("dask", "scheduler"),
+        ("dask", "worker"),
+    }
