@@ -1,0 +1,38 @@
+"""The engine benchmark runs in CI's slow suite (at a small size).
+
+``benchmarks/bench_engine.py`` measures FTS-only and hybrid search p50/p95 and
+ingest against raw SQLite on the same data; ``python -m benchmarks`` runs it at
+full size for the README's table. Here it runs small so a change that breaks it
+(memlab's FTS statements, the schema it inserts into raw, the vector table) fails
+CI. Speed is not asserted: the benchmark reports it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from pathlib import Path
+
+import pytest
+
+from benchmarks import bench_engine
+
+
+@pytest.mark.slow
+def test_the_engine_benchmark_runs_and_reports_every_figure(tmp_path: Path) -> None:
+    args = argparse.Namespace(chunks=402, queries=12, vectors=True, dims=16)
+    out = bench_engine.run(tmp_path, args, model=False)
+    ingest, with_vectors = out["ingest"], out["ingest_with_vectors"]
+    assert isinstance(ingest, dict) and isinstance(with_vectors, dict)
+    assert ingest["chunks"] == with_vectors["chunks"] >= 400  # both builds: the same chunks
+    fts, hybrid = out["fts_search"], out["hybrid_search"]
+    assert isinstance(fts, dict) and isinstance(hybrid, dict)
+    figures = [
+        ingest["ratio_memlab_over_raw"],
+        with_vectors["ratio_memlab_over_raw"],
+        fts["p50_ratio"],
+        fts["p95_ratio"],
+        hybrid["p50_ratio_over_raw_sum"],
+        hybrid["p95_ratio_over_raw_sum"],
+    ]
+    assert all(math.isfinite(f) and f > 0 for f in figures)
