@@ -1,7 +1,8 @@
 """Dask benchmark: one process against a LocalCluster of N workers, side by side.
 
-Three kinds of work, each timed in this process (``workers=1``) and on a
-``LocalCluster`` (``memlab.cluster.connect("local:N")``; its start-up is timed
+Three kinds of work, each timed in this process (``workers=1``), on memlab's own
+process pool of as many processes (what the machine itself allows: the cores are
+shared) and on a ``LocalCluster`` (``memlab.cluster.connect("local:N")``; its start-up is timed
 apart), with the results checked equal:
 
 * a sweep: ``--configs`` (20,000) random configurations on a synthetic timeline of
@@ -53,18 +54,22 @@ def timed(fn: Any) -> tuple[float, Any]:
     return time.perf_counter() - start, out
 
 
-def row(name: str, one: float, many: float, equal: bool, **extra: Any) -> dict[str, Any]:
+def row(
+    name: str, one: float, many: float, equal: bool, pool: float | None = None
+) -> dict[str, Any]:
+    """One line: one process, memlab's own pool of as many processes (the machine's
+    share of the cluster's gain), the cluster, and the speed-up of the cluster."""
     return {
         "work": name,
         "one_process_s": round(one, 2),
+        "memlab_pool_s": round(pool, 2) if pool is not None else None,
         "cluster_s": round(many, 2),
         "speedup": round(one / many, 2) if many else None,
         "identical": equal,
-        **extra,
     }
 
 
-def bench_sweep(client: Any, configs: int, queries: int) -> dict[str, Any]:
+def bench_sweep(client: Any, configs: int, queries: int, workers: int) -> dict[str, Any]:
     ds = load_dataset(synthetic(queries) if queries else DATASET)
     prepared = prepare(ds, embedder=evaluation_embedder(ds, None))
     sweep = Sweep(prepared, measures=MEASURES, split=split_queries(ds.queries, 0.3, seed=0))
@@ -72,8 +77,10 @@ def bench_sweep(client: Any, configs: int, queries: int) -> dict[str, Any]:
     sweep.work(points)  # candidates gathered once, before either run
     one_s, one = timed(lambda: run_points(sweep, points, progress=False, workers=1))
     many_s, many = timed(lambda: run_points(sweep, points, progress=False, client=client))
-    equal = one.table.equals(many.table)
-    return row(f"sweep {configs} configs × {len(ds.queries)} queries", one_s, many_s, equal)
+    pool_s, pool = timed(lambda: run_points(sweep, points, progress=False, workers=workers))
+    equal = one.table.equals(many.table) and one.table.equals(pool.table)
+    name = f"sweep {configs} configs × {len(ds.queries)} queries"
+    return row(name, one_s, many_s, equal, pool_s)
 
 
 def bench_groups(client: Any) -> dict[str, Any]:
@@ -93,12 +100,14 @@ def bench_groups(client: Any) -> dict[str, Any]:
     return row(f"compare {len(ds.groups)} groups × {len(runs)} runs", one_s, many_s, equal)
 
 
-def bench_fleet(client: Any, users: int, days: float) -> dict[str, Any]:
+def bench_fleet(client: Any, users: int, days: float, workers: int) -> dict[str, Any]:
     params, config = SimParams(users=users, days=days), profile("grok-c0").dream
     one_s, one = timed(lambda: simulate_summary(params, config, workers=1).summary())
     executor = client.get_executor()
     many_s, many = timed(lambda: simulate_summary(params, config, executor=executor).summary())
-    return row(f"fleet {users} users × {days:g} days", one_s, many_s, one == many)
+    pool_s, pool = timed(lambda: simulate_summary(params, config, workers=workers).summary())
+    name = f"fleet {users} users × {days:g} days"
+    return row(name, one_s, many_s, one == many == pool, pool_s)
 
 
 def main() -> None:
@@ -115,10 +124,10 @@ def main() -> None:
     start_s, client = timed(lambda: connect(f"local:{args.workers}", dashboard=False))
     try:
         rows = [
-            bench_sweep(client, args.small, args.queries),
-            bench_sweep(client, args.configs, args.queries),
+            bench_sweep(client, args.small, args.queries, args.workers),
+            bench_sweep(client, args.configs, args.queries, args.workers),
             bench_groups(client),
-            bench_fleet(client, args.users, args.days),
+            bench_fleet(client, args.users, args.days, args.workers),
         ]
     finally:
         client.close()
