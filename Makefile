@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(subst $(comma),_,$(EXTRAS))
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup setup-browser report demo test test-slow lint format ci clean
+.PHONY: setup setup-browser report demo test test-slow bench lint format ci clean
 
 setup: $(STAMP)
 
@@ -41,6 +41,11 @@ test: setup
 
 test-slow: setup
 	$(PY) -m pytest -q -m slow
+
+# Every benchmark as one table (figure, memlab, anchor, ratio, goal, met): the
+# README's performance table. A few minutes; the load average is printed with it.
+bench: setup
+	$(PY) -m benchmarks
 
 lint: setup
 	$(VENV)/bin/ruff check memlab tests benchmarks

@@ -81,11 +81,12 @@ def evaluate_run(
             continue
         for qid in sorted(judged):
             add(qid, m.name, values[m.name][qid])
+    stale_of = timeline.stale  # built once: a dict over every query
     for qid, q in queries.items():
         ranking, snippets = run.rankings.get(qid, []), run.snippets.get(qid, [])
         add(qid, "Redundancy", redundancy(snippets))
         relevant = {d for d, g in qrels.get(qid, {}).items() if g > 0}
-        stale = set(timeline.stale.get(qid, []))
+        stale = set(stale_of.get(qid, []))
         if unit == "file":
             stale = {c.rsplit(":", 1)[0] for c in stale}
         add(qid, "Stale", stale_above(ranking, stale, relevant))

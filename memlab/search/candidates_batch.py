@@ -196,6 +196,14 @@ def build_batch(items: Sequence[QueryCandidates]) -> CandidateBatch:
     def arr(name: str, dtype: Any) -> Any:
         return np.array([getattr(r, name) for r in rows], dtype=dtype)
 
+    content_free: dict[tuple[str, str], bool] = {}  # a chunk recurs across queries
+
+    def free(text: str, source: str) -> bool:
+        key = (text, source)
+        if key not in content_free:
+            content_free[key] = is_content_free(text, source)
+        return content_free[key]
+
     return CandidateBatch(
         query_ids=[it.query_id for it in items],
         queries=[it.query for it in items],
@@ -214,7 +222,7 @@ def build_batch(items: Sequence[QueryCandidates]) -> CandidateBatch:
         supp_pos=arr("supp_pos", np.int64),
         distance=arr("distance", np.float64),
         vec_pos=arr("vec_pos", np.int64),
-        content_free=np.array([is_content_free(r.text, r.source) for r in rows], dtype=bool),
+        content_free=np.array([free(r.text, r.source) for r in rows], dtype=bool),
         degraded=[it.degraded for it in items],
         reasons=[list(it.reasons) for it in items],
         vector_used=[it.vector_used for it in items],
