@@ -76,3 +76,9 @@ def open_store(tmp_path: Path) -> Iterator[Callable[..., MemoryStore]]:
     yield factory
     for s in stores:
         s.close()
+
+
+from tests.dask_fixtures import (  # noqa: E402,F401  (session-wide Dask clusters)
+    dask_client,
+    dask_scheduler_address,
+)

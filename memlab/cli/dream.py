@@ -7,7 +7,7 @@ import json
 import math
 import os
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memlab.cli.args import existing_file, integer, number, time_value, workspace_name
 from memlab.cli.dream_run import add_run_args, run_config
@@ -19,9 +19,13 @@ from memlab.cli.options import (
     read_config_file,
     resolve_config,
 )
+from memlab.cli.scheduler import add_scheduler_arg, scheduler_client
 from memlab.config import DreamConfig, from_dict
 from memlab.errors import ConfigError
 from memlab.timefmt import format_iso, parse_time
+
+if TYPE_CHECKING:
+    from memlab.dream.sim.params import SimParams
 
 
 def register(sub: Any) -> None:
@@ -71,6 +75,7 @@ def register(sub: Any) -> None:
     )
     s.add_argument("--plot", help="write a PNG: fleet runs per hour (or the sweep)")
     s.add_argument("--json", action="store_true", help="print JSON")
+    add_scheduler_arg(s)
     s.set_defaults(func=cmd_simulate)
 
 
@@ -164,8 +169,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from memlab.dream.sim import load_events, simulate, sweep
+    from memlab.dream.sim import load_events, sweep
     from memlab.dream.sim.params import SimParams
+    from memlab.dream.sim.stream import simulate_summary
 
     config, sim_file = dream_config(args)
     values = {**sim_file, **parse_assignments(args.sim, "--sim")}
@@ -176,19 +182,29 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.events and ("users" in values or "days" in values):
         raise ConfigError("--events replays real sessions; drop --users/--days")
     params = from_dict(SimParams, values, where="simulation")
-    if not args.events:
-        check_fleet_fits(params)
-    fleet = load_events(args.events, params) if args.events else None
     grid = _sweep_grid(args.sweep)
+    if not args.events:
+        check_fleet_fits(params, config, streamed=not grid)
+    fleet = load_events(args.events, params) if args.events else None
     if grid:
         table = sweep(params, config, grid, fleet=fleet, progress=not args.json)
         print(table.to_json(orient="records") if args.json else table.to_string(index=False))
         if args.plot:
             _save_sweep_plot(table, list(grid), args.plot)
         return 0
-    result = simulate(params, config, fleet=fleet)
-    summary = result.summary()
-    if args.json:
+    with scheduler_client(args) as client:
+        executor = client.get_executor() if client is not None else None
+        result = simulate_summary(params, config, fleet=fleet, executor=executor)
+    _print_summary(result.summary(), args.json, params)
+    if args.plot:
+        from memlab.dream.sim.plot import plot_runs_per_hour, save
+
+        save(plot_runs_per_hour(result.runs_per_hour), args.plot)
+    return 0
+
+
+def _print_summary(summary: dict[str, Any], as_json: bool, params: SimParams) -> None:
+    if as_json:
         print(
             json.dumps(
                 {
@@ -197,15 +213,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 }
             )
         )
-    else:
-        from memlab.dream.sim.table import summary_table
+        return
+    from memlab.dream.sim.table import summary_table
 
-        print(summary_table(summary, params))
-    if args.plot:
-        from memlab.dream.sim.plot import plot_fleet_runs_per_hour, save
-
-        save(plot_fleet_runs_per_hour(result), args.plot)
-    return 0
+    print(summary_table(summary, params))
 
 
 def _sweep_grid(items: list[str]) -> dict[str, list[Any]]:
@@ -240,10 +251,16 @@ def available_memory() -> int | None:
         return None
 
 
-def check_fleet_fits(params: Any) -> None:
-    """``ConfigError`` if the simulated fleet would not fit in the memory available."""
+def check_fleet_fits(params: Any, config: DreamConfig, *, streamed: bool = False) -> None:
+    """``ConfigError`` if the simulated fleet would not fit in the memory available
+    (``streamed``: only the summary is kept, ``dream.sim.stream``)."""
     sessions = params.users * params.days * params.sessions_per_day
     need = sessions * BYTES_PER_SESSION
+    if streamed:
+        from memlab.dream.sim.stream import memory_needed
+        from memlab.parallel import available_cores
+
+        need = memory_needed(params, config, available_cores(), BYTES_PER_SESSION)
     free = available_memory()
     if free is not None and need > 0.8 * free:
         raise ConfigError(

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from memlab.cli.args import comma_list, named_file
 from memlab.cli.options import add_config_args, parse_assignments, read_config_file, resolve_config
 from memlab.cli.protocol import add_protocol_args, run_protocol_command, use_protocol_profile
+from memlab.cli.scheduler import add_scheduler_arg, scheduler_client
 from memlab.config import (
     CHUNKING_MODES,
     DEFAULT_PROFILE,
@@ -38,6 +39,7 @@ DREAM = "dream."  # --set dream.min_hours=24: the Dream settings of the replay
 def register(sub: Any) -> None:
     e = sub.add_parser("eval", help="evaluate one configuration on a labelled dataset")
     _common(e)
+    add_scheduler_arg(e)
     e.set_defaults(func=cmd_eval)
 
     c = sub.add_parser("compare", help="compare rankers (fts, hybrid, mmr, peers) with statistics")
@@ -83,6 +85,7 @@ def register(sub: Any) -> None:
         help="also print every pair of runs tested, as a table for papers and slides "
         "(--out writes table.md and table.tex in any case)",
     )
+    add_scheduler_arg(c)
     c.set_defaults(func=cmd_compare)
 
     w = sub.add_parser("warmup", help="compile ranx's metrics once (persistent numba cache)")
@@ -229,16 +232,20 @@ def _run(args: argparse.Namespace, runs: Mapping[str, SearchConfig | Run | RunFi
     from memlab.eval.experiment import run_experiment
 
     measures = [m.strip() for m in args.measures.split(",") if m.strip()]
-    exp = run_experiment(
-        prepared_from(args),
-        runs,
-        base=base_config(args),
-        measures=measures,
-        unit=unit_of(args),
-        test=getattr(args, "test", "t"),
-        family=getattr(args, "family", "measure"),
-        out=args.out,
-    )
+    prepared = prepared_from(args)
+    with scheduler_client(args) as client:
+        if client is not None:
+            prepared.use_cluster(client)  # groups indexed and searched on the workers
+        exp = run_experiment(
+            prepared,
+            runs,
+            base=base_config(args),
+            measures=measures,
+            unit=unit_of(args),
+            test=getattr(args, "test", "t"),
+            family=getattr(args, "family", "measure"),
+            out=args.out,
+        )
     if args.json:
         print(json.dumps(exp.aggregated.to_dict(orient="records"), indent=2))
         return 0

@@ -11,6 +11,7 @@ from typing import Any
 from memlab.cli.args import existing_file, integer, nonempty, number
 from memlab.cli.evaluate import add_memory_options, base_config, prepared_from
 from memlab.cli.options import add_config_args
+from memlab.cli.scheduler import add_scheduler_arg, scheduler_client
 from memlab.eval.measures import SWEEP_MEASURES
 
 EXAMPLE = """\
@@ -83,28 +84,19 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--json", action="store_true", help="print the chosen configuration as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
+    add_scheduler_arg(p)
     p.set_defaults(func=cmd_sweep)
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from memlab.sweep.runner import run_sweep
-
     measures = [m.strip() for m in args.measures.split(",") if m.strip()]
     if args.measure not in measures:
         measures.insert(0, args.measure)
-    result = run_sweep(
-        prepared_from(args),
-        Path(args.grid),
-        random=args.random,
-        seed=args.seed,
-        base=base_config(args),
-        measures=measures,
-        holdout=args.holdout,
-        split_seed=args.split_seed,
-        stratify=not args.no_stratify,
-        out=args.out,
-        progress=not args.quiet,
-    )
+    prepared = prepared_from(args)  # bad input fails before a cluster starts
+    with scheduler_client(args) as client:
+        if client is not None:
+            prepared.use_cluster(client)  # candidates gathered per group on the workers
+        result = _run(args, prepared, measures, client)
     top = result.best(args.measure, args.top) if len(result.table) else None
     if args.out and top is not None:
         top.to_csv(Path(args.out) / "best.csv", index=False)
@@ -144,3 +136,22 @@ def _finite(value: Any) -> Any:
     if isinstance(value, tuple):
         return [_finite(v) for v in value]
     return value
+
+
+def _run(args: argparse.Namespace, prepared: Any, measures: list[str], client: Any) -> Any:
+    from memlab.sweep.runner import run_sweep
+
+    return run_sweep(
+        prepared,
+        Path(args.grid),
+        random=args.random,
+        seed=args.seed,
+        base=base_config(args),
+        measures=measures,
+        holdout=args.holdout,
+        split_seed=args.split_seed,
+        stratify=not args.no_stratify,
+        out=args.out,
+        progress=not args.quiet,
+        client=client,
+    )

@@ -14,6 +14,7 @@ import sqlite3
 import threading
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -45,6 +46,10 @@ class VectorCache:
                 "dims INTEGER NOT NULL, vec BLOB NOT NULL, PRIMARY KEY (provider, key))"
             )
             self._db.commit()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its path and mode: reopened where it is unpickled (a worker)."""
+        return (_reopen, (str(self.path), self.read_only))
 
     def get_many(self, provider: str, keys: Sequence[str]) -> dict[str, np.ndarray]:
         found: dict[str, np.ndarray] = {}
@@ -83,6 +88,10 @@ class VectorCache:
 
     def close(self) -> None:
         self._db.close()
+
+
+def _reopen(path: str, read_only: bool) -> VectorCache:
+    return VectorCache(path, read_only=read_only)
 
 
 class CachedEmbedder(WrappedProvider):

@@ -22,9 +22,11 @@ import os
 import shutil
 import tempfile
 from collections.abc import Iterator, Sequence
+from concurrent.futures import Executor
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -39,7 +41,8 @@ from memlab.eval.memory import Memory, memory_for
 from memlab.eval.products import load_product, product_key, product_path, save_product
 from memlab.eval.progress import ReplayProgress
 from memlab.eval.replay import GroupReplay
-from memlab.eval.timeline import GroupProduct, Timeline, replay_queries
+from memlab.eval.spread import replay_group, replay_groups
+from memlab.eval.timeline import GroupProduct, Timeline
 from memlab.search.candidates_batch import CandidateBatch
 from memlab.store.store import MemoryStore
 
@@ -62,6 +65,9 @@ class Prepared:
     work_dir: Path
     progress: bool = False
     warnings: list[str] = field(default_factory=list)
+    # where groups are replayed: this process, or an Executor (``use_cluster``)
+    executor: Executor | None = field(default=None, repr=False)
+    _dataset_ref: Any = field(default=None, repr=False)
     _timelines: dict[tuple[Memory, bool, str], Timeline] = field(default_factory=dict, repr=False)
 
     @property
@@ -97,13 +103,7 @@ class Prepared:
         products = []
         for part, queries in parts.items():
             ds = self.dataset if len(parts) == 1 else _only(self.dataset, queries)
-            products.append(
-                {
-                    gid: self._product(ds, gid, part, limit, use_vectors, keywords)
-                    for gid in ds.groups
-                    if ds.queries_in(gid)
-                }
-            )
+            products.append(self._products(ds, part, limit, use_vectors, keywords))
         timeline = Timeline.join(self.dataset, memory, limit, use_vectors, *products)
         self._timelines[(memory, use_vectors, keywords)] = timeline
         self._warn(timeline)
@@ -170,45 +170,74 @@ class Prepared:
         """The memory ``query`` searches at its time, on its own index (per-tag options)."""
         return self.store_at(query.group, query.as_of, (memory or self.memory).for_query(query))
 
+    def use_cluster(self, client: Any) -> Prepared:
+        """Replay groups on the workers of a Dask ``client`` (``memlab.cluster``): the
+        dataset is shipped once per worker; the products are the same as here."""
+        from memlab.cluster import executor, scatter
+
+        self.executor = executor(client)
+        self._dataset_ref = scatter(client, self.dataset)
+        return self
+
     # ------------------------------------------------------------------ internals
 
-    def _product(
+    def _products(
+        self, ds: Dataset, memory: Memory, limit: int, use_vectors: bool, keywords: str
+    ) -> dict[str, GroupProduct]:
+        """Every group's product on one index (cached, or replayed here or on the
+        executor), in dataset order, for the queries of ``ds`` (the dataset or the part
+        of it evaluated on that index)."""
+        gids = [gid for gid in ds.groups if ds.queries_in(gid)]
+        embedder = self.embedder if use_vectors else None
+        found: dict[str, GroupProduct] = {}
+        paths: dict[str, Path] = {}
+        for gid in gids:
+            key = product_key(ds, gid, memory, self.embedder_id, use_vectors, limit, keywords)
+            paths[gid] = product_path(self.work_dir, ds, gid, key)
+            cached = load_product(paths[gid])
+            if cached is not None:
+                found[gid] = cached
+        todo = [gid for gid in gids if gid not in found]
+        if self.executor is not None and len(todo) > 1:
+            whole = ds is self.dataset and self._dataset_ref is not None
+            data = self._dataset_ref if whole else ds
+            replayed = replay_groups(data, todo, memory, limit, embedder, keywords, self.executor)
+        else:
+            replayed = (
+                (g, self._replay_here(ds, g, memory, limit, embedder, keywords)) for g in todo
+            )
+        for gid, product in replayed:
+            if product.complete:  # a degraded replay is redone next time
+                save_product(paths[gid], product)
+            found[gid] = product
+        return {gid: found[gid] for gid in gids}
+
+    def _replay_here(
         self,
         ds: Dataset,
         gid: str,
         memory: Memory,
         limit: int,
-        use_vectors: bool,
+        embedder: EmbeddingProvider | None,
         keywords: str,
     ) -> GroupProduct:
-        """One group's replay on one index, for the queries of ``ds`` (the dataset or the
-        part of it evaluated on that index)."""
-        key = product_key(ds, gid, memory, self.embedder_id, use_vectors, limit, keywords)
-        path = product_path(self.work_dir, ds, gid, key)
-        cached = load_product(path)
-        if cached is not None:
-            return cached
-        work = Path(tempfile.mkdtemp(prefix="replay-", dir=self.work_dir))
+        """One group replayed in this process, with progress when asked."""
         bar = ReplayProgress.start(self.dataset, gid) if self.progress else None
         try:
-            product = replay_queries(
+            return replay_group(
                 ds,
                 gid,
                 memory,
-                limit=limit,
-                work=work / "w",
-                embedder=self.embedder if use_vectors else None,
+                limit,
+                embedder,
+                keywords,
+                self.work_dir,
                 tick=bar.query if bar else None,
-                keywords=keywords,
                 on_file=bar.file if bar else None,
             )
         finally:
-            shutil.rmtree(work, ignore_errors=True)
             if bar:
                 bar.close()
-        if product.complete:  # a degraded replay is redone next time
-            save_product(path, product)
-        return product
 
     def _warm_query_vectors(self) -> None:
         """Embed all query texts in one call so per-query lookups hit the cache."""

@@ -31,6 +31,7 @@ from memlab.sweep.files import load_results, save_results, sweep_manifest
 from memlab.sweep.parallel import chunk_size, chunked, scored_chunks
 from memlab.sweep.results import SweepResult, overrides_column
 from memlab.sweep.space import SweepPoint, as_points, grid, load_grid, random_configs
+from memlab.sweep.work import SweepWork
 
 CHECKPOINT_SECS = 5.0
 PARALLEL_FROM = 1000  # configurations from which a sweep uses every core by default
@@ -53,12 +54,15 @@ def run_points(
     checkpoint_secs: float = CHECKPOINT_SECS,
     workers: int | None = None,
     executor: Executor | None = None,
+    client: Any = None,
 ) -> SweepResult:
     """Score ``points`` (skipping those already in ``out``); see the module docstring.
 
     ``workers``: processes to score on (default: the spare cores once there are
     ``PARALLEL_FROM`` configurations or more, else this process); ``executor``: any
-    ``concurrent.futures.Executor`` to run the chunks on instead."""
+    ``concurrent.futures.Executor`` to run the chunks on instead; ``client``: a Dask
+    ``distributed.Client`` (``memlab.cluster.connect``): the work is shipped once to
+    each of its workers and the chunks run there."""
     start = time.perf_counter()
     pts = as_points(points, sweep.base)
     folder = Path(out) if out is not None else None
@@ -74,10 +78,11 @@ def run_points(
         if todo:
             sweep.prepare_for(todo, progress=progress)
             work = sweep.work(todo)
-            n = _workers(workers, len(todo)) if executor is None else available_cores()
+            n, executor, ref = _placement(work, len(todo), workers, executor, client)
             chunks = chunked(todo, chunk_size(len(todo), n))
             configs = [[p.config for p in chunk] for chunk in chunks]
-            for i, scores in scored_chunks(work, configs, workers=n, executor=executor):
+            scored = scored_chunks(work, configs, workers=n, executor=executor, work_ref=ref)
+            for i, scores in scored:
                 for p, row in zip(chunks[i], scores, strict=True):
                     fresh[p.key] = _row(p, dict(zip(work.columns, row.tolist(), strict=True)))
                 bar.update(len(chunks[i]))
@@ -106,6 +111,20 @@ def run_points(
         seconds=time.perf_counter() - start,
         total=len(pts),
     )
+
+
+def _placement(
+    work: SweepWork, n: int, workers: int | None, executor: Executor | None, client: Any
+) -> tuple[int, Executor | None, Any]:
+    """(workers, executor, the work's reference on it) for ``n`` configurations."""
+    if client is not None:
+        from memlab.cluster import executor as executor_of
+        from memlab.cluster import scatter, worker_count
+
+        return worker_count(client), executor_of(client), scatter(client, work)
+    if executor is not None:
+        return available_cores(), executor, None
+    return _workers(workers, n), None, None
 
 
 def _workers(asked: int | None, n_configs: int) -> int:
@@ -181,6 +200,7 @@ def run_sweep(
     out: str | Path | None = None,
     progress: bool = True,
     workers: int | None = None,
+    client: Any = None,
 ) -> SweepResult:
     """Sweep a prepared dataset over ``space`` (a mapping or a grid file) or explicit
     ``configs``.
@@ -190,8 +210,11 @@ def run_sweep(
     (to reuse its gathered candidates across calls). ``random=N`` draws N
     configurations from the space (seeded by ``seed``) instead of the full grid.
     ``holdout`` is the share of queries held out (split seeded by ``split_seed``,
-    stratified by category). ``workers``: processes to score on (see ``run_points``).
+    stratified by category). ``workers``: processes to score on; ``client``: a Dask
+    cluster to score on instead (see ``run_points``).
     """
+    if client is not None and isinstance(dataset, Prepared):
+        dataset.use_cluster(client)  # candidates gathered per group on the workers
     if isinstance(dataset, Sweep):
         sweep = dataset
         points = _points(sweep.base, space, configs, random, seed)
@@ -206,7 +229,7 @@ def run_sweep(
             measures=measures,
             budget=budget,
         )
-    return run_points(sweep, points, out=out, progress=progress, workers=workers)
+    return run_points(sweep, points, out=out, progress=progress, workers=workers, client=client)
 
 
 def _points(

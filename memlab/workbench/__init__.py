@@ -85,6 +85,7 @@ from memlab.workbench.live import (
 )
 from memlab.workbench.plots import baseline_plot, category_plot, delta_plot, metric_plot
 from memlab.workbench.regression import baseline_check
+from memlab.workbench.scale import cluster
 from memlab.workbench.separation import (
     age_plot,
     age_table,
@@ -142,6 +143,7 @@ __all__ = [
     "chosen_vs_default",
     "chunk_table",
     "close_demo",
+    "cluster",
     "dataset_overview",
     "decay_limit_plot",
     "degradation",

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -106,9 +107,11 @@ def run_compare(
     dream: bool | None = None,
     chunking: str | None = None,
     roles: str | None = None,
+    client: Any = None,
 ) -> Experiment:
     """Evaluate ``runs`` on ``dataset`` (optionally only some query categories); index
-    options and ``dream`` None follow the dataset's manifest."""
+    options and ``dream`` None follow the dataset's manifest. ``client``: a Dask cluster
+    (``cluster()``) to replay the groups on."""
     prepared = prepare_benchmark(
         dataset,
         profile_name,
@@ -121,6 +124,8 @@ def run_compare(
         chunking,
         roles,
     )
+    if client is not None:
+        prepared.use_cluster(client)
     return run_experiment(
         prepared,
         benchmark_runs(runs, prepared.memory, profile_name, mmr_lambda),

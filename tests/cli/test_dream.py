@@ -65,3 +65,15 @@ def test_simulate_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert [r["min_sessions"] for r in rows] == [1, 5] and plot.stat().st_size > 0
     assert main(["dream", "simulate", "--sim", "sessions_per_dy=3"]) == 2
     assert "valid keys here" in capsys.readouterr().err
+
+
+def test_simulate_on_a_local_dask_cluster_prints_the_same_summary(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    pytest.importorskip("distributed")
+    argv = ["dream", "simulate", "--users", "3000", "--days", "2", "--json"]
+    assert main(argv) == 0
+    here = json.loads(capsys.readouterr().out)
+    assert main([*argv, "--scheduler", "local:2"]) == 0
+    there = json.loads(capsys.readouterr().out)
+    assert here == there and here["runs"] > 0

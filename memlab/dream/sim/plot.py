@@ -23,9 +23,13 @@ def _axes(ax: Axes | None) -> Axes:
 
 def plot_fleet_runs_per_hour(result: SimResult, ax: Axes | None = None) -> Axes:
     """Completed consolidations per hour across the fleet, with the mean and p95."""
-    ax = _axes(ax)
     done = result.attempts[result.attempts["outcome"] == "completed"]
-    counts = hourly(done["acquire"].to_numpy(), result.start, result.days)
+    return plot_runs_per_hour(hourly(done["acquire"].to_numpy(), result.start, result.days), ax)
+
+
+def plot_runs_per_hour(counts: np.ndarray, ax: Axes | None = None) -> Axes:
+    """Fleet runs per hour (``FleetSummary.runs_per_hour``), with the mean and p95."""
+    ax = _axes(ax)
     ax.plot(np.arange(len(counts)) / 24.0, counts, lw=0.8, label="runs per hour")
     ax.axhline(counts.mean(), color="k", ls="--", lw=0.8, label=f"mean {counts.mean():.1f}")
     p95 = float(np.quantile(counts, 0.95))

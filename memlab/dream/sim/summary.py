@@ -8,6 +8,7 @@ input bytes per consolidation, logs left on disk, tokens and cost.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +17,7 @@ import pandas as pd
 
 from memlab.config import DreamConfig
 from memlab.dream.sim.params import SimParams, input_tokens, output_tokens
-from memlab.dream.sim.state import COUNTERS, OUTCOMES
+from memlab.dream.sim.state import COMPLETED, COUNTERS, FAILED, OUTCOMES
 
 KINDS = ("session-end", "periodic", "manual")  # trigger kinds, by code (END, TICK, MANUAL)
 
@@ -58,16 +59,109 @@ def hourly(times: np.ndarray, start: float, days: float) -> np.ndarray:
     return np.bincount(slot, minlength=hours)
 
 
-def tokens_and_cost(result: SimResult) -> dict[str, float]:
-    a, p = result.attempts, result.params
-    called = a["outcome"] != "failed"
-    tin = input_tokens(a["input_bytes"].to_numpy(), p)
-    tout = np.where(called, output_tokens(a["response_chars"].to_numpy(), p), 0)
-    cost = (tin.sum() * p.price_input_per_mtok + tout.sum() * p.price_output_per_mtok) / 1e6
-    per_day = result.params.users * result.days
+@dataclass(frozen=True)
+class Tally:
+    """What the summary needs of a fleet (or of a block of its users), mergeable: counts,
+    per-user attempts and runs, per-hour counts, and per run the values whose spread
+    is reported (about 16 bytes per run; ``merge`` joins blocks in fleet order)."""
+
+    counts: dict[str, int]  # sessions, subagent_ends, COUNTERS, OUTCOMES, duplicates, …
+    attempts_per_user: np.ndarray
+    runs_per_user: np.ndarray
+    runs_per_hour: np.ndarray
+    calls_per_hour: np.ndarray
+    gaps_hours: np.ndarray  # between a user's consecutive runs
+    run_sessions: np.ndarray
+    run_input_bytes: np.ndarray
+
+    @classmethod
+    def merge(cls, parts: Sequence[Tally]) -> Tally:
+        counts = {k: sum(p.counts[k] for p in parts) for k in parts[0].counts}
+
+        def joined(name: str) -> np.ndarray:
+            return np.concatenate([getattr(p, name) for p in parts])
+
+        def summed(name: str) -> np.ndarray:
+            return np.sum([getattr(p, name) for p in parts], axis=0)
+
+        return cls(
+            counts,
+            joined("attempts_per_user"),
+            joined("runs_per_user"),
+            summed("runs_per_hour"),
+            summed("calls_per_hour"),
+            joined("gaps_hours"),
+            joined("run_sessions"),
+            joined("run_input_bytes"),
+        )
+
+
+def _small(values: np.ndarray) -> np.ndarray:
+    """Integers in 32 bits when they fit (the same values, half the memory)."""
+    v = np.asarray(values)
+    if v.size and v.dtype.kind == "i" and v.min() >= -(2**31) and v.max() < 2**31:
+        return v.astype(np.int32)
+    return v
+
+
+def tally(
+    attempts: Mapping[str, np.ndarray],
+    users: Mapping[str, np.ndarray],
+    params: SimParams,
+    start: float,
+    days: float,
+    logs: int,
+) -> Tally:
+    """The ``Tally`` of model calls ``attempts`` (columns; ``outcome`` as codes, ``user``
+    numbered from 0 within ``users``) and per-user counters ``users``."""
+    outcome = np.asarray(attempts["outcome"])
+    user = np.asarray(attempts["user"])
+    n_users = len(users["sessions"])
+    done = outcome == COMPLETED
+    acquire = np.asarray(attempts["acquire"])[done]
+    gaps = pd.Series(acquire).groupby(user[done]).diff().dropna().to_numpy() / 3600.0
+    called = outcome != FAILED
+    tin = input_tokens(np.asarray(attempts["input_bytes"]), params)
+    tout = np.where(called, output_tokens(np.asarray(attempts["response_chars"]), params), 0)
+    counts = {
+        "sessions": int(users["sessions"].sum()),
+        "subagent_ends": int(users["subagent_ends"].sum()),
+        **{name: int(users[name].sum()) for name in COUNTERS},
+        **{name: int((outcome == code).sum()) for code, name in enumerate(OUTCOMES)},
+        "duplicates": int(np.asarray(attempts["duplicate"])[done].sum()),
+        "truncated_runs": int(np.asarray(attempts["truncated"])[done].sum()),
+        "logs": int(logs),
+        "logs_deleted": int(np.asarray(attempts["deleted"]).sum()),
+        "input_tokens": int(tin.sum()),
+        "output_tokens": int(tout.sum()),
+    }
+    return Tally(
+        counts,
+        np.bincount(user, minlength=n_users),
+        np.bincount(user[done], minlength=n_users),
+        hourly(acquire, start, days),
+        hourly(np.asarray(attempts["t"]), start, days),
+        gaps,
+        _small(np.asarray(attempts["sessions"])[done]),
+        _small(np.asarray(attempts["input_bytes"])[done]),
+    )
+
+
+def tally_of(result: SimResult) -> Tally:
+    a = result.attempts
+    columns = {c: a[c].to_numpy() for c in a.columns if c not in ("outcome", "kind")}
+    columns["outcome"] = a["outcome"].cat.codes.to_numpy()
+    users = {c: result.users[c].to_numpy() for c in result.users.columns}
+    return tally(columns, users, result.params, result.start, result.days, result.logs)
+
+
+def tokens_and_cost(t: Tally, params: SimParams, days: float) -> dict[str, float]:
+    tin, tout = t.counts["input_tokens"], t.counts["output_tokens"]
+    cost = (tin * params.price_input_per_mtok + tout * params.price_output_per_mtok) / 1e6
+    per_day = params.users * days
     return {
-        "input_tokens": float(tin.sum()),
-        "output_tokens": float(tout.sum()),
+        "input_tokens": float(tin),
+        "output_tokens": float(tout),
         "cost": float(cost),
         "cost_per_user_day": float(cost / per_day) if per_day else 0.0,
     }
@@ -75,23 +169,27 @@ def tokens_and_cost(result: SimResult) -> dict[str, float]:
 
 def summarize(result: SimResult) -> dict[str, Any]:
     """Flat, JSON-ready numbers (None where a statistic has no data)."""
-    a, u, days = result.attempts, result.users, result.days
-    done = a[a["outcome"] == "completed"]
+    return summarize_tally(tally_of(result), result.params, result.days)
+
+
+def summarize_tally(t: Tally, params: SimParams, days: float) -> dict[str, Any]:
+    """The summary of a fleet from its ``Tally`` (the same numbers as ``summarize``)."""
+    c = t.counts
     out: dict[str, Any] = {
-        "users": len(u),
+        "users": len(t.attempts_per_user),
         "days": days,
-        "sessions": int(u["sessions"].sum()),
-        "subagent_ends": int(u["subagent_ends"].sum()),
+        "sessions": c["sessions"],
+        "subagent_ends": c["subagent_ends"],
     }
     for name in COUNTERS:
-        out[name] = int(u[name].sum())
-    out["attempts"] = len(a)
-    out.update({o.replace("-", "_"): int((a["outcome"] == o).sum()) for o in OUTCOMES})
+        out[name] = c[name]
+    out["attempts"] = sum(c[o] for o in OUTCOMES)
+    out.update({o.replace("-", "_"): c[o] for o in OUTCOMES})
     out["runs"] = out.pop("completed")
-    out["duplicates"] = int(done["duplicate"].sum())
-    out.update(_dist(u["attempts"] / days, "attempts_per_user_day"))
-    out.update(_dist(u["runs"] / days, "runs_per_user_day"))
-    per_hour = hourly(done["acquire"].to_numpy(), result.start, days)
+    out["duplicates"] = c["duplicates"]
+    out.update(_dist(t.attempts_per_user / days, "attempts_per_user_day"))
+    out.update(_dist(t.runs_per_user / days, "runs_per_user_day"))
+    per_hour = t.runs_per_hour
     out.update(
         {
             "fleet_runs_per_hour_mean": float(per_hour.mean()),
@@ -99,14 +197,12 @@ def summarize(result: SimResult) -> dict[str, Any]:
             "fleet_runs_per_hour_peak": int(per_hour.max()),
         }
     )
-    calls = hourly(a["t"].to_numpy(), result.start, days)
-    out["fleet_calls_per_hour_peak"] = int(calls.max())
-    gaps = done.groupby("user")["acquire"].diff().dropna().to_numpy() / 3600.0
-    out.update(_dist(gaps, "hours_between_runs"))
-    out.update(_dist(done["sessions"], "sessions_per_run"))
-    out.update(_dist(done["input_bytes"], "input_bytes_per_run"))
-    out["truncated_runs"] = int(done["truncated"].sum())
-    out["logs"], out["logs_deleted"] = result.logs, result.logs_deleted
-    out["logs_left"] = result.logs - result.logs_deleted
-    out.update(tokens_and_cost(result))
+    out["fleet_calls_per_hour_peak"] = int(t.calls_per_hour.max())
+    out.update(_dist(t.gaps_hours, "hours_between_runs"))
+    out.update(_dist(t.run_sessions, "sessions_per_run"))
+    out.update(_dist(t.run_input_bytes, "input_bytes_per_run"))
+    out["truncated_runs"] = c["truncated_runs"]
+    out["logs"], out["logs_deleted"] = c["logs"], c["logs_deleted"]
+    out["logs_left"] = c["logs"] - c["logs_deleted"]
+    out.update(tokens_and_cost(t, params, days))
     return out

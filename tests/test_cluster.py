@@ -1,0 +1,84 @@
+"""Choosing where work runs (``memlab.cluster``): the spellings, Dask imported only when
+asked for, one clear line without the extra or when the scheduler is unreachable."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+
+import pytest
+
+from memlab.cli import main
+from memlab.cluster import INSTALL_HINT, connect, parse_scheduler
+from memlab.errors import ConfigError
+
+
+def test_scheduler_spellings() -> None:
+    assert parse_scheduler("local") == ("local", None)
+    assert parse_scheduler("local:3") == ("local", 3)
+    assert parse_scheduler("tcp://10.0.0.5:8786") == ("remote", None)
+    for bad in ("", "locl", "local:0", "local:x", "10.0.0.5:8786", "tcp://"):
+        with pytest.raises(ConfigError, match="--scheduler"):
+            parse_scheduler(bad)
+
+
+def test_dask_is_imported_only_when_a_scheduler_is_asked_for() -> None:
+    code = (
+        "import sys, memlab.cli, memlab.cluster, memlab.sweep.runner, memlab.dream.sim.stream,"
+        " memlab.workbench; assert 'distributed' not in sys.modules"
+        " and 'dask' not in sys.modules, 'dask imported'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_without_the_extra_a_scheduler_is_one_line_naming_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed → ImportError
+    with pytest.raises(ConfigError, match="memlab\\[dask\\]"):
+        connect("local:1")
+    argv = ["dream", "simulate", "--users", "10", "--days", "1", "--scheduler", "local"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and INSTALL_HINT in err
+    # without --scheduler, the same command runs as before
+    assert main(argv[:-2]) == 0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.mark.timeout(120)
+def test_an_unreachable_scheduler_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    pytest.importorskip("distributed")
+    address = f"tcp://127.0.0.1:{free_port()}"
+    with pytest.raises(ConfigError, match="cannot reach the Dask scheduler"):
+        connect(address, timeout=2)  # no hang: pytest's timeout would fail it
+    argv = ["dream", "simulate", "--users", "10", "--days", "1", "--scheduler", address]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("memlab: error: cannot reach") and err.count("\n") == 0
+
+
+def test_the_readme_commands_parse() -> None:
+    """The memlab commands of "When one machine is not enough" parse, their schedulers
+    are valid spellings; the dask commands are the ones the slow tests start."""
+    from memlab.cli import build_parser
+    from tests.dask_fixtures import on_loopback, readme_commands
+
+    commands = readme_commands()
+    memlab = [c for c in commands if c[0] == "memlab"]
+    assert len(memlab) >= 4 and {c[1] for c in memlab} >= {"sweep", "compare", "dream"}
+    for argv in memlab:
+        args = build_parser().parse_args(on_loopback(argv, 8786)[1:])
+        assert parse_scheduler(args.scheduler)[0] in ("local", "remote")
+    assert {tuple(c[:2]) for c in commands if c[0] == "dask"} == {
+        ("dask", "scheduler"),
+        ("dask", "worker"),
+    }
