@@ -42,6 +42,7 @@ import numpy as np
 from memlab.datasets import load_dataset
 from memlab.eval.embedders import evaluation_embedder
 from memlab.eval.evaluate import evaluate_run
+from memlab.eval.memory import Memory
 from memlab.eval.prepare import Prepared, prepare
 from memlab.eval.runs import RunResult
 from memlab.search.pipeline import Hit, search
@@ -67,22 +68,24 @@ SPACE: dict[str, Any] = {
 
 def naive(prepared: Prepared, points: list[SweepPoint]) -> tuple[list[dict[str, list[Hit]]], float]:
     """Every query's hits for each of ``points`` by the full search on the memory
-    replayed up to its time — each group replayed once, moment by moment, as
-    evaluation does, the points searched at each moment — and the seconds the
+    replayed up to its time, on the query's own index (per-tag index options) — each
+    group replayed once per index, moment by moment, as evaluation does, the points
+    searched at each moment — and the seconds the
     searches took (replaying not counted: a lower bound)."""
     import tempfile
 
     from memlab.eval.replay import GroupReplay
 
     out: list[dict[str, list[Hit]]] = [{} for _ in points]
-    moments: dict[str, dict[float, list[Any]]] = {}
-    for q in prepared.dataset.queries:
-        moments.setdefault(q.group, {}).setdefault(q.as_of, []).append(q)
+    moments: dict[tuple[str, Memory], dict[float, list[Any]]] = {}
+    for q in prepared.dataset.queries:  # each query on its own index (manifest index.by_tag)
+        key = (q.group, prepared.memory.for_query(q))
+        moments.setdefault(key, {}).setdefault(q.as_of, []).append(q)
     seconds = 0.0
-    for gid, by_time in moments.items():
+    for (gid, memory), by_time in moments.items():
         work = Path(tempfile.mkdtemp(prefix="naive-")) / "w"
         group = prepared.dataset.groups[gid]
-        with GroupReplay(group, prepared.memory, work, prepared.embedder) as replay:
+        with GroupReplay(group, memory, work, prepared.embedder) as replay:
             for at in sorted(by_time):
                 replay.advance(at)
                 replay.refresh()
