@@ -45,6 +45,7 @@ from memlab.eval.evaluate import evaluate_run
 from memlab.eval.memory import Memory
 from memlab.eval.prepare import Prepared, prepare
 from memlab.eval.runs import RunResult
+from memlab.search.degraded import aggregated
 from memlab.search.pipeline import Hit, search
 from memlab.sweep import Sweep, SweepPoint, random_configs, run_points, split_queries
 
@@ -237,10 +238,11 @@ def main() -> None:
         help="with --json: a synthetic timeline with this many queries instead of --dataset",
     )
     args = ap.parse_args()
+    with aggregated():  # degraded searches: one line per kind of reason, not per query
+        out = throughput(args) if args.json else run(args)
     if args.json:
-        print(json.dumps(throughput(args)))
+        print(json.dumps(out))
         return
-    out = run(args)
     print(json.dumps(out, indent=2))
     print(
         f"sweep {out['sweep']['configs']} configs in {out['sweep']['seconds']:.2f} s; naive "

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from memlab.cli.args import MemlabParser
 from memlab.errors import MemlabError
+from memlab.search import degraded
 
 EXIT_BAD_INPUT = 2
 EXIT_BUG = 70  # EX_SOFTWARE
@@ -59,7 +60,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="memlab: %(levelname)s: %(message)s",
     )
     try:
-        code = args.func(args)
+        with degraded.aggregated():  # one warning line per kind of reason, not per query
+            code = args.func(args)
     except KeyboardInterrupt:
         print("memlab: interrupted", file=sys.stderr)
         return 130

@@ -5,7 +5,8 @@
 gathers that query's candidates — read-only, at one (wide) candidate limit:
 FTS, the evergreen supplement and vec0 KNN exactly as ``search()`` would at
 that moment (``memlab.search.candidates.gather``) — and resolves its
-judgements on the chunks that exist then (``judge_query``). One index build
+judgements on the chunks that exist then (``judge_query``); its degraded searches
+are logged once per kind of reason (``memlab.search.degraded``). One index build
 per group and memory, never one per query.
 
 A ``Timeline`` joins the groups: one ``CandidateBatch`` in dataset query order
@@ -29,6 +30,7 @@ from memlab.errors import EmbeddingError
 from memlab.eval.judged import QueryJudgement, RelevantChunk, judge_query
 from memlab.eval.memory import Memory
 from memlab.eval.replay import DreamRecord, GroupReplay
+from memlab.search import degraded
 from memlab.search.candidates import Knn, gather
 from memlab.search.candidates_batch import CandidateBatch, QueryCandidates, build_batch
 
@@ -73,7 +75,7 @@ def replay_queries(
     facts = dataset.fact_texts.get(group)
     memo: dict[str, str] = {}  # one string per distinct chunk text (small pickles)
     product = GroupProduct({}, {}, [], 0, {}, 0, 0.0)
-    with GroupReplay(g, memory, work, embedder) as replay:
+    with degraded.aggregated(), GroupReplay(g, memory, work, embedder) as replay:
         replay.on_event = on_file
         for at, moment in _moments(queries):
             replay.advance(at)

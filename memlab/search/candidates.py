@@ -17,19 +17,18 @@ rows. c0 swallows SQL errors silently; memlab reports them.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from typing import Any
 
 from memlab.embeddings.base import EmbeddingProvider, checked_embed
 from memlab.errors import EmbeddingError
+from memlab.search import degraded
 from memlab.search.candidates_batch import CandidateRow, QueryCandidates
 from memlab.search.query_terms import KeywordPlan, plan_keywords, printable_query
 from memlab.sources import EVERGREEN_SOURCES
 from memlab.store import vectors
 from memlab.store.index import MemoryIndex
 
-log = logging.getLogger("memlab")
 # (query vector, k) -> the k nearest (chunk id, L2 distance), nearest first, ties by id
 Knn = Callable[[Any, int], list[tuple[str, float]]]
 
@@ -206,4 +205,4 @@ def _row(feat: tuple[Any, ...], **signals: Any) -> CandidateRow:
 def _degrade(result: QueryCandidates, reason: str) -> None:
     result.degraded = True
     result.reasons.append(reason)
-    log.warning("search degraded: %s", reason)
+    degraded.report(reason)
