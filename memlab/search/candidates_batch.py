@@ -128,15 +128,20 @@ class CandidateBatch:
     @property
     def evergreen(self) -> BoolArray:
         if "evergreen" not in self._cache:
-            self._cache["evergreen"] = np.isin(self.source, EVERGREEN_SOURCES)
+            names, inverse = self.source_codes
+            self._cache["evergreen"] = np.isin(names, EVERGREEN_SOURCES)[inverse]
         return self._cache["evergreen"]
 
     @property
     def id_order(self) -> IntArray:
         """Ordinal of each chunk id in sorted order: the documented tie-break key."""
         if "id_order" not in self._cache:
-            _, inverse = np.unique(self.chunk_id.astype(str), return_inverse=True)
-            self._cache["id_order"] = inverse.astype(np.int64)
+            ids = self.chunk_id.tolist()
+            if all(a < b for a, b in zip(ids, ids[1:], strict=False)):  # one query's rows
+                self._cache["id_order"] = np.arange(len(ids), dtype=np.int64)
+            else:
+                _, inverse = np.unique(self.chunk_id.astype(str), return_inverse=True)
+                self._cache["id_order"] = inverse.astype(np.int64)
         return self._cache["id_order"]
 
     @property
@@ -144,8 +149,11 @@ class CandidateBatch:
         """(distinct sources, index of each row's source): source weights are looked up
         per distinct source, not per row (computed once)."""
         if "source_codes" not in self._cache:
-            names, inverse = np.unique(self.source.astype(str), return_inverse=True)
-            self._cache["source_codes"] = (names, inverse.astype(np.int64))
+            sources = self.source.tolist()
+            names = sorted(set(sources))  # a handful: a dict beats np.unique on strings
+            code = {name: i for i, name in enumerate(names)}
+            inverse = np.fromiter((code[s] for s in sources), np.int64, len(sources))
+            self._cache["source_codes"] = (np.array(names, dtype=str), inverse)
         codes: tuple[npt.NDArray[Any], IntArray] = self._cache["source_codes"]
         return codes
 

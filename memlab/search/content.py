@@ -35,7 +35,8 @@ def is_scaffold(text: str) -> bool:
 
 def is_content_free(text: str, source: str) -> bool:
     """True if the chunk carries no content worth returning (SPEC §4.3 step 1)."""
-    lines = [ln for ln in strip_comments(text).split("\n") if ln.strip()]
-    if all(heading_level(ln) for ln in lines):
-        return True
-    return is_evergreen(source) and is_scaffold(text)
+    body = strip_comments(text) if "<!--" in text else text
+    for line in body.split("\n"):
+        if line.strip() and not heading_level(line):  # a line of content
+            return is_evergreen(source) and is_scaffold(text)
+    return True

@@ -124,6 +124,7 @@ class MemoryIndex:
         self.path = path
         self.warnings: list[str] = list(connection.warnings)
         self._pending: list[tuple[Any, ...]] | None = None  # new chunk rows, inserted later
+        self._tokenizer: str | None = None
 
     @classmethod
     def open(
@@ -164,7 +165,11 @@ class MemoryIndex:
 
     @property
     def tokenizer(self) -> str:
-        return get_meta(self.db, "tokenizer") or self.config.tokenizer
+        """The index's FTS5 tokenizer: fixed when the index is created, so read once (every
+        search asks for it)."""
+        if self._tokenizer is None:
+            self._tokenizer = get_meta(self.db, "tokenizer") or self.config.tokenizer
+        return self._tokenizer
 
     @contextmanager
     def transaction(self) -> Iterator[Any]:
