@@ -5,10 +5,14 @@ process pool of as many processes (what the machine itself allows: the cores are
 shared) and on a ``LocalCluster`` (``memlab.cluster.connect("local:N")``; its start-up is timed
 apart), with the results checked equal:
 
-* a sweep: ``--configs`` (20,000) random configurations on a synthetic timeline of
-  ``--queries`` (500) queries (``bench_sweep``), candidates gathered once before
-  either run (the scoring is what is spread); the small size (``--small``, 200
-  configurations) shows the overhead;
+* a sweep: ``--configs`` (10,000) random configurations on the shipped dataset's
+  960 queries (``--queries N``: a synthetic timeline of N queries instead), candidates
+  gathered once before the runs (the scoring is what is spread); every run starts
+  without a scorer built in this process (``forget_scorer``), so the forked pool
+  does not inherit one. The cluster is timed warm (started before, as a notebook
+  keeps it) and cold: a fresh ``LocalCluster`` started, the sweep run and the
+  cluster closed — what one CLI command with ``--scheduler local`` pays. The small
+  size (``--small``, 200 configurations) shows the overhead;
 * a many-group evaluation: ``run_experiment`` (fts, hybrid, mmr) on the shipped
   dataset's groups, replayed from scratch (no replay cache) in each run;
 * a fleet simulation: ``simulate_summary`` of ``--users`` (40,000) × ``--days``
@@ -16,7 +20,7 @@ apart), with the results checked equal:
 
 The machines are shared: the load average is printed before and after.
 
-    python benchmarks/bench_dask.py [--workers 2] [--configs 20000] [--queries 500] [--json]
+    python benchmarks/bench_dask.py [--workers 2] [--configs 10000] [--queries 0] [--json]
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench_sweep's synthe
 import pandas as pd
 from bench_sweep import MEASURES, SPACE, synthetic
 
-from memlab.cluster import connect
+from memlab.cluster import connect, executor
 from memlab.config import profile
 from memlab.datasets import load_dataset
 from memlab.dream.sim.params import SimParams
@@ -44,6 +48,7 @@ from memlab.eval.embedders import evaluation_embedder
 from memlab.eval.experiment import run_experiment
 from memlab.eval.prepare import prepare
 from memlab.sweep import Sweep, random_configs, run_points, split_queries
+from memlab.sweep.work import forget_scorer
 
 DATASET = Path(__file__).resolve().parents[1] / "datasets" / "agent-memory"
 
@@ -55,32 +60,65 @@ def timed(fn: Any) -> tuple[float, Any]:
 
 
 def row(
-    name: str, one: float, many: float, equal: bool, pool: float | None = None
+    name: str,
+    one: float,
+    many: float,
+    equal: bool,
+    pool: float | None = None,
+    cold: float | None = None,
 ) -> dict[str, Any]:
     """One line: one process, memlab's own pool of as many processes (the machine's
-    share of the cluster's gain), the cluster, and the speed-up of the cluster."""
+    share of the cluster's gain), the cluster (warm; ``cold``: started, run and closed
+    for this work alone), and the speed-ups of the cluster over one process."""
     return {
         "work": name,
         "one_process_s": round(one, 2),
         "memlab_pool_s": round(pool, 2) if pool is not None else None,
         "cluster_s": round(many, 2),
+        "cluster_cold_s": round(cold, 2) if cold is not None else None,
         "speedup": round(one / many, 2) if many else None,
+        "speedup_cold": round(one / cold, 2) if cold else None,
         "identical": equal,
     }
 
 
-def bench_sweep(client: Any, configs: int, queries: int, workers: int) -> dict[str, Any]:
+def sweep_of(configs: int, queries: int) -> tuple[Sweep, list[Any], str]:
+    """The sweep, its points (candidates gathered) and its name."""
     ds = load_dataset(synthetic(queries) if queries else DATASET)
     prepared = prepare(ds, embedder=evaluation_embedder(ds, None))
     sweep = Sweep(prepared, measures=MEASURES, split=split_queries(ds.queries, 0.3, seed=0))
     points = random_configs(SPACE, configs, seed=0)
-    sweep.work(points)  # candidates gathered once, before either run
-    one_s, one = timed(lambda: run_points(sweep, points, progress=False, workers=1))
-    many_s, many = timed(lambda: run_points(sweep, points, progress=False, client=client))
-    pool_s, pool = timed(lambda: run_points(sweep, points, progress=False, workers=workers))
+    sweep.work(points)  # candidates gathered once, before the runs
+    return sweep, points, f"sweep {configs} configs × {len(ds.queries)} queries"
+
+
+def fresh(run: Any) -> Any:
+    forget_scorer()
+    return run()
+
+
+def bench_sweep(
+    client: Any, configs: int, queries: int, workers: int, cold: bool = False
+) -> dict[str, Any]:
+    sweep, points, name = sweep_of(configs, queries)
+
+    def on_cluster(c: Any) -> Any:
+        return run_points(sweep, points, progress=False, client=c)
+
+    def started() -> Any:  # a fresh cluster for this sweep alone, as one CLI command
+        with connect(f"local:{workers}", dashboard=False) as own:
+            return on_cluster(own)
+
+    cold_s, cold_run = timed(lambda: fresh(started)) if cold else (None, None)
+    one_s, one = timed(lambda: fresh(lambda: run_points(sweep, points, progress=False, workers=1)))
+    pool_s, pool = timed(
+        lambda: fresh(lambda: run_points(sweep, points, progress=False, workers=workers))
+    )
+    many_s, many = timed(lambda: fresh(lambda: on_cluster(client)))
     equal = one.table.equals(many.table) and one.table.equals(pool.table)
-    name = f"sweep {configs} configs × {len(ds.queries)} queries"
-    return row(name, one_s, many_s, equal, pool_s)
+    if cold_run is not None:
+        equal = equal and one.table.equals(cold_run.table)
+    return row(name, one_s, many_s, equal, pool_s, cold_s)
 
 
 def bench_groups(client: Any) -> dict[str, Any]:
@@ -103,8 +141,8 @@ def bench_groups(client: Any) -> dict[str, Any]:
 def bench_fleet(client: Any, users: int, days: float, workers: int) -> dict[str, Any]:
     params, config = SimParams(users=users, days=days), profile("grok-c0").dream
     one_s, one = timed(lambda: simulate_summary(params, config, workers=1).summary())
-    executor = client.get_executor()
-    many_s, many = timed(lambda: simulate_summary(params, config, executor=executor).summary())
+    on = executor(client)
+    many_s, many = timed(lambda: simulate_summary(params, config, executor=on).summary())
     pool_s, pool = timed(lambda: simulate_summary(params, config, workers=workers).summary())
     name = f"fleet {users} users × {days:g} days"
     return row(name, one_s, many_s, one == many == pool, pool_s)
@@ -113,9 +151,11 @@ def bench_fleet(client: Any, users: int, days: float, workers: int) -> dict[str,
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--workers", type=int, default=2)
-    p.add_argument("--configs", type=int, default=20_000)
+    p.add_argument("--configs", type=int, default=10_000)
     p.add_argument("--small", type=int, default=200)
-    p.add_argument("--queries", type=int, default=500, help="synthetic queries (0: shipped)")
+    p.add_argument(
+        "--queries", type=int, default=0, help="synthetic queries (0: the shipped dataset)"
+    )
     p.add_argument("--users", type=int, default=40_000)
     p.add_argument("--days", type=float, default=30)
     p.add_argument("--json", action="store_true")
@@ -125,7 +165,7 @@ def main() -> None:
     try:
         rows = [
             bench_sweep(client, args.small, args.queries, args.workers),
-            bench_sweep(client, args.configs, args.queries, args.workers),
+            bench_sweep(client, args.configs, args.queries, args.workers, cold=True),
             bench_groups(client),
             bench_fleet(client, args.users, args.days, args.workers),
         ]

@@ -125,8 +125,13 @@ def _close_cluster_with(client: Any, cluster: Any) -> None:
 
 
 def executor(client: Any) -> Any:
-    """The client as a ``concurrent.futures.Executor`` (what memlab's runners take)."""
-    return client.get_executor()
+    """The client as a ``concurrent.futures.Executor`` (what memlab's runners take).
+
+    Its tasks are not "pure": Dask would otherwise hash every argument of every task to
+    name it (measured here: a 10,000-configuration sweep spent 1–2 s of the client's
+    CPU hashing its configurations, on the cores the workers need); each piece of
+    memlab's work is submitted once, so there is nothing to deduplicate."""
+    return client.get_executor(pure=False)
 
 
 def worker_count(client: Any) -> int:
@@ -136,5 +141,6 @@ def worker_count(client: Any) -> int:
 
 def scatter(client: Any, value: Any) -> Any:
     """``value`` shipped once to every worker; pass the returned future as an argument
-    of the pieces instead of the value (one copy per worker, not per task)."""
-    return client.scatter(value, broadcast=True)
+    of the pieces instead of the value (one copy per worker, not per task). Not hashed
+    (``hash=False``): naming it by its contents would read all of it once more."""
+    return client.scatter(value, broadcast=True, hash=False)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -82,3 +83,21 @@ def test_the_readme_commands_parse() -> None:
         ("dask", "scheduler"),
         ("dask", "worker"),
     }
+
+
+def _count_run(path: str, value: int) -> int:
+    with open(path, "a", encoding="utf-8") as f:
+        f.write("run\n")
+    return value
+
+
+def test_the_executor_runs_every_piece_submitted(dask_client: object, tmp_path: Path) -> None:
+    """memlab's tasks are submitted impure (not named by hashing their arguments, which
+    cost a sweep seconds of the client's CPU): two equal pieces both run."""
+    from memlab.cluster import executor
+
+    runs = tmp_path / "runs.txt"
+    pool = executor(dask_client)
+    first, second = (pool.submit(_count_run, str(runs), 7) for _ in range(2))
+    assert first.result() == second.result() == 7
+    assert runs.read_text(encoding="utf-8").count("run") == 2

@@ -20,6 +20,7 @@ from memlab.cli.options import (
     resolve_config,
 )
 from memlab.cli.scheduler import add_scheduler_arg, scheduler_client
+from memlab.cluster import executor as cluster_executor
 from memlab.config import DreamConfig, from_dict
 from memlab.errors import ConfigError
 from memlab.timefmt import format_iso, parse_time
@@ -193,7 +194,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             _save_sweep_plot(table, list(grid), args.plot)
         return 0
     with scheduler_client(args) as client:
-        executor = client.get_executor() if client is not None else None
+        executor = cluster_executor(client) if client is not None else None
         result = simulate_summary(params, config, fleet=fleet, executor=executor)
     _print_summary(result.summary(), args.json, params)
     if args.plot:

@@ -54,6 +54,13 @@ class SweepWork:
 _last: tuple[str, ManyScorer] | None = None  # this process's scorer of the last work
 
 
+def forget_scorer() -> None:
+    """Drop this process's cached scorer (a benchmark's runs then start equal: a process
+    pool forked from here would otherwise inherit it already built)."""
+    global _last
+    _last = None
+
+
 def scorer_of(work: SweepWork) -> ManyScorer:
     """The scorer of ``work`` in this process (built on first use, then reused)."""
     global _last
