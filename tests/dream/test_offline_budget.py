@@ -19,7 +19,8 @@ def session(n: int, items: int = 40) -> str:
     notes = "\n".join(
         f"- note {n}.{i}: reading through module {n} part {i} took a while" for i in range(items)
     )
-    return f"# Session {n}\n\n## Notes\n\n{notes}\n\n## Facts\n\n- service{n} listens on port {8000 + n}\n"
+    fact = f"- service{n} listens on port {8000 + n}"
+    return f"# Session {n}\n\n## Notes\n\n{notes}\n\n## Facts\n\n{fact}\n"
 
 
 def test_the_budget_is_c0s_cap_on_the_response_and_the_existing_memory() -> None:
