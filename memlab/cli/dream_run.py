@@ -199,6 +199,12 @@ def _print_outcome(args: argparse.Namespace, outcome: Any) -> None:
             print(f"  {key}: {', '.join(fields[key])}")
     if outcome.backup:
         print(f"  backup: {outcome.backup}")
+    if outcome.truncated:
+        where = (f"the replaced MEMORY.md and the deleted logs are in {outcome.backup}"
+                 if outcome.backup else "nothing was backed up (--c0-unsafe)")  # fmt: skip
+        print(f"warning: the consolidation was cut to {outcome.written_chars} characters "
+              f"(c0's cap): what followed is not in MEMORY.md; {where}",
+              file=sys.stderr)  # fmt: skip
     if outcome.index_error:
         print(f"  index not updated: {outcome.index_error}", file=sys.stderr)
 

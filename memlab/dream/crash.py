@@ -6,13 +6,18 @@ adds three session logs and runs Dream (offline consolidator, ``/dream``) in a
 loop; SIGKILL it after a random delay; then inspect the files.
 
 The child journals every session it created (with its unique fact)
-and every text it is about to write. After the kill:
+and every text it is about to write. Each session's fact updates one of three
+labelled slots (``- slot-1: r7s1``), which the consolidator keeps at its newest
+value, so ``MEMORY.md`` stays the same size however many runs a child completes
+before the kill: the campaign measures the write, never c0's 16,000-byte cap on
+the existing memory (SPEC §7.3), which a child that grows the file on a fast
+machine would reach. After the kill:
 
 * ``MEMORY.md`` is **damaged** when it is neither the initial text nor one of
   the texts the child meant to write (c0's in-place write can leave it empty
   or cut; the atomic write must never);
-* a fact is **lost** when it is neither in the current ``MEMORY.md`` nor in a
-  session log still on disk.
+* a fact is **lost** when neither the current ``MEMORY.md`` (its slot at this
+  or a newer value) nor a session log still on disk holds it.
 
 Three modes: c0's in-place write (the default, so c0 stays measurable), the
 atomic write (``--atomic``), and ``--cli``: the default ``memlab dream run
@@ -28,6 +33,7 @@ import argparse
 import hashlib
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -53,6 +59,8 @@ MODE_LABELS = {
     "cli": "memlab dream run --yes (defaults)",
 }
 WS = "proj-1234abcd"
+SLOTS = 3  # session logs per Dream run, each updating its own slot
+_FACT = re.compile(r"r(\d+)s(\d+)")
 
 
 @dataclass
@@ -135,16 +143,16 @@ def run_loop(workspace: Path, journal: Path, run: Callable[[], object]) -> None:
     sessions = workspace / "sessions"
     print("ready", flush=True)
     for n in range(1_000_000):
-        for k in range(3):
-            fact = f"r{n}s{k}"
+        for k in range(SLOTS):
+            fact = f"r{n:07d}s{k}"  # zero-padded: stem order is run order
             path = sessions / f"2026-01-01-crash-{fact}.md"
-            path.write_text(f"# Session\n\n## Facts\n\n- {fact}: x\n")
+            path.write_text(f"# Session\n\n## Facts\n\n- slot-{k}: {fact}\n")
             os.utime(path, (time.time() - OLD, time.time() - OLD))
             _append(journal, f"session {path.name} {fact}")
         run()
 
 
-def _fresh_workspace(workdir: Path, k: int) -> tuple[Path, Path, str]:
+def fresh_workspace(workdir: Path, k: int) -> tuple[Path, Path, str]:
     case = workdir / f"kill-{k:05d}"
     workspace = case / "memory" / WS
     (workspace / "sessions").mkdir(parents=True)
@@ -164,7 +172,23 @@ def _memory_damage(memory: str, initial: str, intended: set[str], texts: Path) -
     return "cut" if any(t.startswith(memory) for t in candidates) else "other"
 
 
-def _inspect(workspace: Path, journal: Path, initial: str, result: CampaignResult) -> None:
+def newest_in_slots(text: str) -> dict[int, int]:
+    """Slot → the newest run number whose fact ``text`` holds there."""
+    newest: dict[int, int] = {}
+    for run, slot in (
+        map(int, m.groups()) for m in re.finditer(r"- slot-\d+: r(\d+)s(\d+)$", text, re.M)
+    ):
+        newest[slot] = max(run, newest.get(slot, -1))
+    return newest
+
+
+def _held(fact: str, newest: dict[int, int]) -> bool:
+    """Whether a text whose slots are ``newest`` holds ``fact`` (at that or a newer value)."""
+    run, slot = map(int, _FACT.fullmatch(fact).groups())  # type: ignore[union-attr]
+    return newest.get(slot, -1) >= run
+
+
+def inspect_kill(workspace: Path, journal: Path, initial: str, result: CampaignResult) -> None:
     lines = journal.read_text(encoding="utf-8").splitlines() if journal.exists() else []
     texts = journal.parent / "texts"
     intended = {ln.split()[1] for ln in lines if ln.startswith("intend ")}
@@ -178,15 +202,18 @@ def _inspect(workspace: Path, journal: Path, initial: str, result: CampaignResul
     if damage is not None:
         result.damaged += 1
         result.damaged_kinds[damage] = result.damaged_kinds.get(damage, 0) + 1
-    written = "\n".join((texts / f"{d}.md").read_text(encoding="utf-8") for d in wrote)
+    written = newest_in_slots(
+        "\n".join((texts / f"{d}.md").read_text(encoding="utf-8") for d in wrote)
+    )
+    held = newest_in_slots(memory)
     on_disk = {p.name for p in (workspace / "sessions").glob("*.md")}
     lost = sum(f"- init-{i:04d}:" not in memory for i in range(INITIAL_FACTS))
     for ln in lines:
         if ln.startswith("session "):
             _, name, fact = ln.split()
             if name not in on_disk:
-                lost += f"- {fact}:" not in memory
-                result.sessions_lost += f"- {fact}:" not in written
+                lost += not _held(fact, held)
+                result.sessions_lost += not _held(fact, written)
     result.facts_lost += lost
     result.kills_losing_facts += lost > 0
 
@@ -209,7 +236,7 @@ def kill_campaign(
     mode = "cli" if cli else "atomic" if atomic else "in-place"
     result = CampaignResult(MODE_LABELS[mode])
     for k in range(kills):
-        workspace, journal, initial = _fresh_workspace(workdir, k)
+        workspace, journal, initial = fresh_workspace(workdir, k)
         # the CLI mode's child lives in memlab.cli (nothing outside the CLI imports it)
         module = "memlab.cli.crash" if cli else "memlab.dream.crash"
         args = [sys.executable, "-m", module, "--child", str(workspace), str(journal), mode]
@@ -222,7 +249,7 @@ def kill_campaign(
         child.wait()
         child.stdout.close()
         result.kills += 1
-        _inspect(workspace, journal, initial, result)
+        inspect_kill(workspace, journal, initial, result)
     return result
 
 

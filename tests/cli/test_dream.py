@@ -51,6 +51,18 @@ def test_run_force_noreply_and_errors(root: Path, capsys: pytest.CaptureFixture[
     assert "valid: noreply, offline" in capsys.readouterr().err
 
 
+def test_run_warns_when_the_consolidation_was_cut_and_names_the_backup(
+    root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    facts = "".join(f"- fact-{i:04d}: value {i}\n" for i in range(1000))  # > 16,000 chars
+    (root / WS / "MEMORY.md").write_text("# Memory\n\n## Facts\n\n" + facts)
+    code = main(["dream", "run", str(root), "--workspace", WS, "--yes", "--force"])
+    out, err = capsys.readouterr()
+    assert code == 0 and out.startswith("completed")
+    assert "cut to 16000 characters" in err and ".dream-backups" in err
+    assert len((root / WS / "MEMORY.md").read_text()) == 16_000
+
+
 def test_simulate_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out = run_cli(capsys, "dream", "simulate", "--users", "40", "--days", "3", "--json",
                         "--sim", "manual_share=0.1", "--set", "min_hours=2")  # fmt: skip
