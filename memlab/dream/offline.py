@@ -10,7 +10,15 @@ memory first, then each session in stem order (oldest first) — and:
   (``- Database: PostgreSQL 16``) replaces an earlier item with the same label
   in the same section, in place; other items are deduplicated by their text;
 * **drops noise**: HTML comments (flush markers), horizontal rules, and filler
-  items (fewer than three letters or digits, or "ok", "thanks", "done", …).
+  items (fewer than three letters or digits, or "ok", "thanks", "done", …);
+* **stays within a budget** (default ``BUDGET_BYTES``, the 16,000 that c0 keeps of
+  a response and of the existing memory, SPEC §7.3): while the document is larger,
+  it condenses the largest section by dropping its oldest item (an item's age is
+  when it was last written: its position in the existing memory, then the
+  sessions in order). A model asked to merge the sessions into a bounded memory
+  keeps what is new and lets the oldest go; without the budget every new fact
+  would land past c0's 16,000-character cut and be lost at once, while the
+  stale bulk of the memory stayed. ``budget=None`` never drops anything.
 
 The output is ``# Memory`` plus one ``## Section`` per section, items as
 bullets. Feeding the output back in with no new session returns it unchanged,
@@ -25,6 +33,7 @@ from dataclasses import dataclass, field
 from memlab.store.chunker import heading_level
 
 GENERAL = "General"
+BUDGET_BYTES = 16_000  # c0's cap on the response (characters) and existing memory (bytes)
 _BLOCK = re.compile(r"^--- (?:Existing Memory \(merge with new sessions\)|Session: .+?) ---$", re.M)
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 _RULE = re.compile(r"^\s*([-*_])(?:\s*\1){2,}\s*$")
@@ -79,6 +88,7 @@ def _norm(text: str) -> str:
 class _Item:
     lines: list[str]
     code: bool = False
+    age: int = 0  # when it was (last) written: larger is newer
 
     @property
     def text(self) -> str:
@@ -101,18 +111,34 @@ class _Item:
     def render(self) -> str:
         return self.text if self.code else "- " + self.text
 
+    def nbytes(self) -> int:
+        return len(self.render().encode("utf-8")) + 1  # its line break
+
 
 @dataclass
 class _Memory:
     titles: dict[str, str] = field(default_factory=dict)  # section key -> first spelling
     items: dict[str, dict[str, _Item]] = field(default_factory=dict)  # section -> key -> item
+    written: int = 0  # items added so far (the next item's age)
 
     def add(self, title: str, item: _Item) -> None:
         if item.is_noise():
             return
         section = _norm(title) or _norm(GENERAL)
         self.titles.setdefault(section, title.strip() or GENERAL)
+        self.written += 1
+        item.age = self.written
         self.items.setdefault(section, {})[item.key()] = item  # in place: dicts keep first position
+
+    def condense(self, budget: int) -> None:
+        """Drop the oldest item of the largest section until the document fits ``budget``
+        UTF-8 bytes."""
+        sizes = {s: sum(i.nbytes() for i in items.values()) for s, items in self.items.items()}
+        while len(self.render().encode("utf-8")) > budget and any(sizes.values()):
+            section = max(sizes, key=lambda s: sizes[s])  # ties: the first section
+            items = self.items[section]
+            key = min(items, key=lambda k: items[k].age)
+            sizes[section] -= items.pop(key).nbytes()
 
     def render(self) -> str:
         out = ["# Memory"]
@@ -159,11 +185,14 @@ def _parse_block(text: str, memory: _Memory) -> None:
     flush()
 
 
-def consolidate_text(dream_input: str) -> str:
-    """Merge the blocks of a Dream input into one memory (NO_REPLY if nothing is left)."""
+def consolidate_text(dream_input: str, budget: int | None = BUDGET_BYTES) -> str:
+    """Merge the blocks of a Dream input into one memory of at most ``budget`` UTF-8 bytes
+    (None: no limit; NO_REPLY if nothing is left)."""
     memory = _Memory()
     for block in _BLOCK.split(dream_input):
         _parse_block(block, memory)
+    if budget is not None:
+        memory.condense(budget)
     if not any(memory.items.values()):
         return "NO_REPLY"
     return memory.render()
@@ -173,6 +202,10 @@ class OfflineConsolidator:
     """The deterministic consolidator behind ``--consolidator offline``."""
 
     name = "offline"
+    budget: int | None = BUDGET_BYTES
+
+    def __init__(self, budget: int | None = BUDGET_BYTES) -> None:
+        self.budget = budget
 
     def consolidate(self, dream_input: str) -> str:
-        return consolidate_text(dream_input)
+        return consolidate_text(dream_input, self.budget)

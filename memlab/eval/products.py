@@ -22,8 +22,9 @@ from memlab.eval.timeline import GroupProduct
 from memlab.store.schema import SCHEMA_VERSION
 
 # 2: candidates carry their settled (keyword-miss) reasons;
-# 3: files without Dream replayed in memory (mtimes in whole ns)
-REPLAY_FORMAT = 3
+# 3: files without Dream replayed in memory (mtimes in whole ns);
+# 4: the offline Dream consolidator keeps MEMORY.md within its budget
+REPLAY_FORMAT = 4
 
 
 def product_key(

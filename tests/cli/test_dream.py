@@ -56,7 +56,8 @@ def test_run_warns_when_the_consolidation_was_cut_and_names_the_backup(
 ) -> None:
     facts = "".join(f"- fact-{i:04d}: value {i}\n" for i in range(1000))  # > 16,000 chars
     (root / WS / "MEMORY.md").write_text("# Memory\n\n## Facts\n\n" + facts)
-    code = main(["dream", "run", str(root), "--workspace", WS, "--yes", "--force"])
+    keeps_all = ["--consolidator", "tests.dream.unbounded_consolidator:run"]
+    code = main(["dream", "run", str(root), "--workspace", WS, "--yes", "--force", *keeps_all])
     out, err = capsys.readouterr()
     assert code == 0 and out.startswith("completed")
     assert "cut to 16000 characters" in err and ".dream-backups" in err

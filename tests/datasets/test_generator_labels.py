@@ -88,13 +88,14 @@ def test_facts_survive_the_offline_dream_consolidator_verbatim(gen: Generated) -
 
 
 def test_a_whole_workspace_history_consolidates_without_losing_a_fact(gen: Generated) -> None:
-    """No fact replaces another (labels like ``Word: …`` never collide); only the cap cuts."""
+    """No fact replaces another (labels like ``Word: …`` never collide): merged without the
+    budget, which lets the oldest items go (only the caps cut)."""
     texts = gen.final_texts()
     for ws in WORKSPACES:
         sessions = sorted((p for p in texts if p.startswith(f"{ws.dir}/sessions/")), key=_stem)
         parts = [EXISTING_HEADER + texts["MEMORY.md"] + texts[f"{ws.dir}/MEMORY.md"]]
         parts += [session_header(_stem(p)) + texts[p] for p in sessions]
-        out = consolidate_text(SESSION_SEPARATOR.join(parts))
+        out = consolidate_text(SESSION_SEPARATOR.join(parts), budget=None)
         written = [f.text for f in gen.facts if f.group in (None, ws.group)]
         assert [f for f in written if f not in out] == []
 

@@ -46,9 +46,10 @@ def test_the_half_life_trades_young_answers_against_old_ones(engine: Sweep) -> N
     for half_life in (7.0, 14.0, 30.0):
         assert table.loc[half_life, young] > table.loc["off", young]
     assert table.loc[1.0, weeks] < table.loc[7.0, weeks] < table.loc["off", weeks]
-    # neither extreme wins overall: a finite half-life beats both 1 day and no decay
-    best = table["all"].idxmax()
-    assert best not in (1.0, "off")
+    says("sweep", "For the dataset's mix (its README gives it) the balance tips to no decay")
+    says("sweep", "overall, ahead of a 30-day half-life.")
+    ranked = table["all"].sort_values(ascending=False).index
+    assert list(ranked[:2]) == ["off", 30.0]
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +74,9 @@ def test_few_hits_left_for_mmr_end_to_end(first: Separation) -> None:
 def test_end_to_end_answers_days_to_weeks_old_score_lowest(first: Separation) -> None:
     says("compare", "end, answers one day to a few weeks old score lowest, because the session")
     says("compare", "notes that hold them decay below `min_score`; every reachable answer older")
-    says("compare", "than 30 days lives in evergreen memory (a `MEMORY.md`, where the user")
+    says("compare", "than 30 days but one lives in evergreen memory (a `MEMORY.md`, where the")
+    says("compare", "the one sits in a `MEMORY.md` chunk that Dream rewrote days before the query")
+    says("compare", "(c0 indexes it as `dream`, dated at the rewrite).")
     says("compare", "Ranking only, the answers 7–30 days old are found far more often.")
     table = first.age_table()
     for run in first.runs:
@@ -84,7 +87,9 @@ def test_end_to_end_answers_days_to_weeks_old_score_lowest(first: Separation) ->
     reach = first.reachability
     reach = reach[(reach["run"] == first.runs[0]) & reach["reachable"]]
     old = reach[[age_bucket(a) == "30–180 d" for a in reach["answer_age_days"]]]
-    assert len(old) and all(is_evergreen(s) for s in old["source"])
+    rewritten = old[[not is_evergreen(s) for s in old["source"]]]
+    assert len(old) > 1 and list(rewritten["source"]) == ["dream"]
+    assert (rewritten["as_of"] - rewritten["created_at"]).max() < 30 * 86400
     young = reach[[age_bucket(a) == "1–7 d" for a in reach["answer_age_days"]]]
     assert not all(is_evergreen(s) for s in young["source"])  # sessions there
 
