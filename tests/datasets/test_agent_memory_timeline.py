@@ -24,7 +24,9 @@ def test_most_answers_are_reachable_under_c0_with_dream_on_the_timeline(tmp_path
         table = reachability(prepared.timeline(vectors=False), SearchConfig())
         shares[dream] = table.reachable.mean()
         evergreen = table[table.category.isin(EVERGREEN)]
-        assert evergreen.reachable.mean() >= 0.9  # MEMORY.md answers never decay
+        # MEMORY.md answers never decay: those still in the memory at their time pass
+        # (with Dream on, the bounded consolidator evicts some of the oldest: gone)
+        assert evergreen[evergreen.chunk_id.notna()].reachable.mean() >= 0.9
         if not dream:
             assert prepared.judged().unresolved == []  # without Dream every answer exists
     assert shares[True] >= 0.6
