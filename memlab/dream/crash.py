@@ -9,9 +9,9 @@ The child journals every session it created (with its unique fact)
 and every text it is about to write. Each session's fact updates one of three
 labelled slots (``- slot-1: r7s1``), which the consolidator keeps at its newest
 value, so ``MEMORY.md`` stays the same size however many runs a child completes
-before the kill: the campaign measures the write, never c0's 16,000-byte cap on
-the existing memory (SPEC §7.3), which a child that grows the file on a fast
-machine would reach. After the kill:
+before the kill: the campaign measures the write, never c0's 16,000 caps on the
+old memory and the answer (SPEC §7.3) nor the offline consolidator's budget,
+which a child that grew the file on a fast machine would reach. After the kill:
 
 * ``MEMORY.md`` is **damaged** when it is neither the initial text nor one of
   the texts the child meant to write (c0's in-place write can leave it empty
