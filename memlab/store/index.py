@@ -425,8 +425,9 @@ class MemoryIndex:
         self.db.executemany("DELETE FROM chunks WHERE rowid = ?", [(r[1],) for r in rows])
 
     def _insert_chunks(self, rows: list[tuple[Any, ...]]) -> None:
-        """Insert new chunk rows and their FTS rows, each in one statement (AUTOINCREMENT
-        numbers the new rows on from the table's sequence, one by one)."""
+        """Insert new chunk rows, then their FTS rows from the rows just written, each in
+        one statement (AUTOINCREMENT numbers the new rows on from the table's sequence,
+        one by one, so they are one range of rowids: the texts are not bound twice)."""
         if not rows:
             return
         first = self._sequence() + 1
@@ -435,19 +436,22 @@ class MemoryIndex:
             "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             rows,
         )
-        if self._sequence() == first + len(rows) - 1:
-            rowids = list(range(first, first + len(rows)))
-        else:  # not numbered on from the sequence (never with memlab's schema): look up
-            found = dict(
-                self.db.execute(
-                    f"SELECT id, rowid FROM chunks WHERE id IN ({','.join('?' * len(rows))})",
-                    [row[0] for row in rows],
-                )
+        last = first + len(rows) - 1
+        if self._sequence() == last:
+            self.db.execute(
+                "INSERT INTO chunks_fts(rowid, text) SELECT rowid, text FROM chunks "
+                "WHERE rowid BETWEEN ? AND ? ORDER BY rowid",
+                (first, last),
             )
-            rowids = [found[row[0]] for row in rows]
+            return
+        found: dict[str, int] = {}  # not numbered on from the sequence (never with memlab's
+        for start in range(0, len(rows), 500):  # schema): look the rowids up
+            part = [row[0] for row in rows[start : start + 500]]
+            sql = f"SELECT id, rowid FROM chunks WHERE id IN ({','.join('?' * len(part))})"
+            found.update(self.db.execute(sql, part))
         self.db.executemany(
             "INSERT INTO chunks_fts(rowid, text) VALUES (?, ?)",
-            [(rowid, row[4]) for rowid, row in zip(rowids, rows, strict=True)],
+            [(found[row[0]], row[4]) for row in rows],
         )
 
     def _sequence(self) -> int:
