@@ -77,7 +77,9 @@ def change_tree(root: Path, rng: random.Random) -> None:
 def rows(store: MemoryStore) -> dict[str, Any]:
     """Everything the index stores that does not depend on the wall clock."""
     db = store.index.db
-    db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.terms USING fts5vocab(main, chunks_fts, instance)")  # fmt: skip
+    db.execute(
+        "CREATE VIRTUAL TABLE IF NOT EXISTS temp.terms USING fts5vocab(main, chunks_fts, instance)"
+    )
     return {
         "chunks": db.execute("SELECT * FROM chunks ORDER BY rowid").fetchall(),
         "fts": db.execute("SELECT * FROM temp.terms ORDER BY term, doc, col, offset").fetchall(),
@@ -102,7 +104,7 @@ def test_bulk_ingest_stores_what_file_by_file_stores(tmp_path: Path) -> None:
     backdate(root)
     config = IndexConfig(max_file_bytes=60_000)  # huge.md is over it
     bulk = MemoryStore.open(root, index_path=tmp_path / "bulk.sqlite", scan=False, config=config)
-    single = MemoryStore.open(root, index_path=tmp_path / "single.sqlite", scan=False, config=config)
+    single = MemoryStore.open(root, index_path=tmp_path / "one.sqlite", scan=False, config=config)
     try:
         report = bulk.build(now=T0)
         per_file(single, T0)
