@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
+from itertools import accumulate
 from operator import attrgetter
 from typing import Any
 
@@ -125,7 +126,7 @@ class CandidateBatch:
     def segment(self) -> IntArray:
         """Query index of every row."""
         if "segment" not in self._cache:
-            counts = np.diff(self.offsets)
+            counts = self.offsets[1:] - self.offsets[:-1]
             self._cache["segment"] = np.repeat(np.arange(self.n_queries), counts)
         return self._cache["segment"]
 
@@ -218,8 +219,7 @@ def build_batch(items: Sequence[QueryCandidates]) -> CandidateBatch:
     limit = min(limits) if limits else 0
     rows = [r for it in items for r in it.rows]
     counts = [len(it.rows) for it in items]
-    offsets = np.zeros(len(items) + 1, dtype=np.int64)
-    np.cumsum(counts, out=offsets[1:])
+    offsets = np.array([0, *accumulate(counts)], dtype=np.int64)
     values = list(zip(*map(_COLUMN_VALUES, rows), strict=True)) or [()] * len(_COLUMNS)
     columns = dict(zip(_COLUMNS, values, strict=True))
 
