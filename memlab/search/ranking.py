@@ -14,7 +14,9 @@ MMR runs vectorised across all queries of the batch (``mmr_select``). A sweep
 passes ``full_mmr=False``: greedy MMR is sequential, so stopping after
 ``max_results`` picks returns the same hits, without ordering the rest.
 
-The live search and the sweep engine both call this function.
+The live search and the sweep engine both call this function (a live search of one
+query without a trace calls ``ranking_one.rank_one``: the same computation on plain
+floats, tested equal to this one bit for bit).
 """
 
 from __future__ import annotations
