@@ -153,3 +153,23 @@ def test_search_without_a_trace_returns_what_the_traced_search_returns(tmp_path:
             assert [bits(h.raw) for h in plain.hits] == [bits(h.raw) for h in traced.hits]
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_query_ranked_alone_equals_it_ranked_among_others(seed: int) -> None:
+    """``rank_batch``'s one-query shortcuts (scalar FTS bounds, no segment key, no vector
+    arithmetic without a vector list) give what the many-query form gives."""
+    rng = np.random.default_rng(100 + seed)
+    found = []
+    for q in range(int(rng.integers(2, 12))):
+        item = draw_candidates(rng, limit=30)
+        item.query_id = f"q{q}"
+        found.append(item)
+    configs = [with_overrides(SearchConfig(), draw_overrides(rng)) for _ in range(60)]
+    for cfg in [c for c in configs if candidate_limit(c) <= 30]:
+        together = rank_batch(build_batch(found), cfg, NOW)
+        for q, item in enumerate(found):
+            alone = rank_batch(build_batch([item]), cfg, NOW)
+            want = [(h.chunk_id, bits(h.score), bits(h.raw)) for h in hits_of(together, q)]
+            got = [(h.chunk_id, bits(h.score), bits(h.raw)) for h in hits_of(alone, 0)]
+            assert got == want, (cfg, q)
