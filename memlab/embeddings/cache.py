@@ -81,6 +81,20 @@ class VectorCache:
         with self._lock:
             return int(self._db.execute(sql, args).fetchone()[0])
 
+    def keep_only(self, provider: str, keys: Sequence[str]) -> int:
+        """Delete ``provider``'s vectors whose key is not in ``keys``; how many went."""
+        if self.read_only:
+            raise EmbeddingError(f"vector cache {self.path} is read-only")
+        keep = set(keys)
+        with self._lock:
+            rows = self._db.execute("SELECT key FROM vectors WHERE provider = ?", (provider,))
+            stale = [k for (k,) in rows if k not in keep]
+            self._db.executemany(
+                "DELETE FROM vectors WHERE provider = ? AND key = ?", [(provider, k) for k in stale]
+            )
+            self._db.commit()
+        return len(stale)
+
     def vacuum(self) -> None:
         """Compact the file (after a bulk write)."""
         with self._lock:

@@ -99,6 +99,7 @@ def precompute_vectors(
         keys = todo[start : start + batch]
         matrix = checked_embed(provider, [texts[k] for k in keys])
         cache.put_many(provider.id, list(zip(keys, matrix, strict=True)))
+    cache.keep_only(provider.id, list(texts))  # texts the dataset no longer has go
     cache.vacuum()
     cache.close()
     return VectorReport(path, provider.id, len(texts), len(todo))

@@ -63,3 +63,24 @@ def test_missing_vectors_are_reported_when_the_replay_runs(
     prepared: Prepared = prepare(load_dataset(copy), embedder=cache_only(copy), work_dir=tmp_path)
     prepared.timeline(18)  # the replay, before any ranking
     assert any("no precomputed" in w and "memlab dataset vectors" in w for w in prepared.warnings)
+
+
+def test_vectors_of_texts_the_dataset_no_longer_has_are_dropped(
+    with_vectors: Path, tmp_path: Path
+) -> None:
+    copy = tmp_path / "copy"
+    shutil.copytree(with_vectors, copy)
+    ((pid, (path, _)),) = shipped_vectors(load_dataset(copy)).items()
+    cache = VectorCache(path)
+    before = cache.count()
+    some = cache.get_many(pid, [_first_key(path)])
+    cache.put_many(pid, [("a text the dataset no longer has", next(iter(some.values())))])
+    assert cache.count() == before + 1
+    cache.close()
+    report = precompute_vectors(copy, "hash")
+    assert report.embedded == 0 and VectorCache(path).count() == before == report.texts
+
+
+def _first_key(path: Path) -> str:
+    with sqlite3.connect(path) as db:
+        return str(db.execute("SELECT key FROM vectors LIMIT 1").fetchone()[0])
