@@ -88,7 +88,10 @@ def connect(
                 n_workers=workers or available_cores(),
                 threads_per_worker=1,
                 processes=processes,
-                dashboard_address=":0" if dashboard else None,
+                # a free port even without the dashboard: the scheduler's HTTP routes
+                # (health, metrics) would otherwise take 8787, another cluster's port
+                dashboard_address=":0",
+                scheduler_kwargs={"dashboard": dashboard},
                 host="127.0.0.1",
             )
         client = distributed.Client(cluster)
