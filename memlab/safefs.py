@@ -86,26 +86,33 @@ def is_inside(path: Path, root: Path) -> bool:
     return True
 
 
-def resolve_inside(path: str | Path, root: str | Path | None) -> Path:
+def resolve_inside(
+    path: str | Path, root: str | Path | None, *, root_resolved: bool = False
+) -> Path:
     """``path`` with every link resolved; ``Refused`` if that leaves ``root``.
 
     A missing path resolves as far as it exists (the caller sees it as missing).
+    ``root_resolved``: ``root`` is already resolved (a caller reading many files
+    resolves it once).
     """
     resolved = Path(os.path.realpath(path))
     if root is not None:
-        base = Path(os.path.realpath(root))
+        base = Path(root if root_resolved else os.path.realpath(root))
         if not is_inside(resolved, base):
             raise Outside(path, f"leads to {resolved}, outside {base}; not followed")
     return resolved
 
 
-def read_bytes(path: str | Path, *, root: str | Path | None, max_bytes: int) -> FileBytes:
-    """The content of a regular file inside ``root`` (None: anywhere), at most ``max_bytes``.
+def read_bytes(
+    path: str | Path, *, root: str | Path | None, max_bytes: int, root_resolved: bool = False
+) -> FileBytes:
+    """The content of a regular file inside ``root`` (None: anywhere), at most ``max_bytes``
+    (``root_resolved``: see ``resolve_inside``).
 
     Raises ``FileNotFoundError`` if it does not exist and ``Refused`` for anything
     memlab will not read.
     """
-    resolved = resolve_inside(path, root)
+    resolved = resolve_inside(path, root, root_resolved=root_resolved)
     checked = os.lstat(resolved)
     if not stat.S_ISREG(checked.st_mode):
         raise Refused(path, f"{kind_of(checked.st_mode)}, not a regular file; not read")

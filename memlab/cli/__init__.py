@@ -36,7 +36,22 @@ COMMAND_MODULES = (
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
+# the commands each module registers: a command line naming one imports only its module
+COMMANDS = {
+    **dict.fromkeys(("index", "search", "embedders", "demo"), "memlab.cli.engine"),
+    **dict.fromkeys(("eval", "compare", "warmup"), "memlab.cli.evaluate"),
+    "agents": "memlab.cli.agents",
+    "dataset": "memlab.cli.dataset",
+    **dict.fromkeys(("pool", "judge"), "memlab.cli.judge"),
+    "sweep": "memlab.cli.sweep",
+    "dream": "memlab.cli.dream",
+    **dict.fromkeys(("report", "lab", "init"), "memlab.cli.report"),
+}
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or — given a command line that names one — of that
+    command's module only (its imports are all the command pays for)."""
     parser = MemlabParser(
         prog="memlab",
         description="Evaluation workbench for the memory systems of AI coding agents.",
@@ -44,13 +59,25 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="show debug logging")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for name in COMMAND_MODULES:
+    named = COMMANDS.get(named_command(argv)) if argv is not None else None
+    for name in (named,) if named else COMMAND_MODULES:
         importlib.import_module(name).register(sub)
     return parser
 
 
+def named_command(argv: Sequence[str]) -> str:
+    """The command a command line names ("" when none comes before a help option)."""
+    for arg in argv:
+        if arg in ("-h", "--help"):
+            return ""
+        if not arg.startswith("-"):
+            return arg
+    return ""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv)
     try:
         args = parse(parser, argv)
     except SystemExit as exc:  # --help (0) or a one-line parse error (2)

@@ -135,8 +135,8 @@ judged with ``memlab.judging``).
 
 from __future__ import annotations
 
-from memlab.datasets.generator import generate_agent_memory
-from memlab.datasets.importers import IMPORTERS, ImportOptions, ImportResult, import_dataset
+from typing import TYPE_CHECKING, Any
+
 from memlab.datasets.loader import load_dataset, validate_dataset
 from memlab.datasets.locate import known_datasets, resolve_dataset
 from memlab.datasets.model import DEFAULT_GROUP, Dataset, Event, FactText, MemoryGroup, Query
@@ -155,6 +155,30 @@ from memlab.datasets.scan import compute_digest
 from memlab.datasets.targets import Target, fact_marker, parse_target, span_target
 from memlab.datasets.trec import read_qrels, read_run, write_qrels, write_run
 from memlab.datasets.writer import DatasetWriter, update_digest
+
+if TYPE_CHECKING:
+    from memlab.datasets.generator import generate_agent_memory
+    from memlab.datasets.importers import IMPORTERS, ImportOptions, ImportResult, import_dataset
+
+# The importers and the generator load on first use: evaluating a dataset needs neither.
+_LAZY = {
+    "generate_agent_memory": "memlab.datasets.generator",
+    **dict.fromkeys(
+        ("IMPORTERS", "ImportOptions", "ImportResult", "import_dataset"),
+        "memlab.datasets.importers",
+    ),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(_LAZY[name]), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "DEFAULT_GROUP",

@@ -18,6 +18,7 @@ rows. c0 swallows SQL errors silently; memlab reports them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from memlab.embeddings.base import EmbeddingProvider, checked_embed
@@ -182,7 +183,7 @@ def _vector_candidates(
     for pos, (cid, distance) in enumerate(hits):
         if cid in rows:
             base = rows[cid]
-            rows[cid] = CandidateRow(**{**base.__dict__, "distance": distance, "vec_pos": pos})
+            rows[cid] = replace(base, distance=distance, vec_pos=pos)
         elif cid in feats:
             rows[cid] = _row(feats[cid], distance=distance, vec_pos=pos)
 

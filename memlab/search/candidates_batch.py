@@ -15,7 +15,9 @@ Absent signals: ``fts_rank``/``distance`` are NaN and the positions are
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from itertools import accumulate
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -29,9 +31,12 @@ from memlab.text import jaccard_matrix, jaccard_of_ids, snippet_tokens
 ABSENT = np.iinfo(np.int64).max
 
 
-@dataclass(frozen=True)
+@dataclass
 class CandidateRow:
-    """One candidate as gathered from the index (before scoring)."""
+    """One candidate as gathered from the index (before scoring); treat as read-only.
+
+    Not a frozen dataclass: a search builds one per candidate, and a frozen one costs
+    five times as much to build."""
 
     chunk_id: str
     path: str
@@ -121,7 +126,7 @@ class CandidateBatch:
     def segment(self) -> IntArray:
         """Query index of every row."""
         if "segment" not in self._cache:
-            counts = np.diff(self.offsets)
+            counts = self.offsets[1:] - self.offsets[:-1]
             self._cache["segment"] = np.repeat(np.arange(self.n_queries), counts)
         return self._cache["segment"]
 
@@ -129,7 +134,8 @@ class CandidateBatch:
     def evergreen(self) -> BoolArray:
         if "evergreen" not in self._cache:
             names, inverse = self.source_codes
-            self._cache["evergreen"] = np.isin(names, EVERGREEN_SOURCES)[inverse]
+            distinct = np.array([name in EVERGREEN_SOURCES for name in names.tolist()], bool)
+            self._cache["evergreen"] = distinct[inverse]
         return self._cache["evergreen"]
 
     @property
@@ -199,6 +205,10 @@ class CandidateBatch:
         return (np.concatenate(blocks) if blocks else np.zeros(0)), base
 
 
+_COLUMNS = tuple(f.name for f in fields(CandidateRow))
+_COLUMN_VALUES = attrgetter(*_COLUMNS)  # a row's values, in column order
+
+
 def build_batch(items: Sequence[QueryCandidates]) -> CandidateBatch:
     """Concatenate per-query candidates into one batch.
 
@@ -209,10 +219,12 @@ def build_batch(items: Sequence[QueryCandidates]) -> CandidateBatch:
     limit = min(limits) if limits else 0
     rows = [r for it in items for r in it.rows]
     counts = [len(it.rows) for it in items]
-    offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    offsets = np.array([0, *accumulate(counts)], dtype=np.int64)
+    values = list(zip(*map(_COLUMN_VALUES, rows), strict=True)) or [()] * len(_COLUMNS)
+    columns = dict(zip(_COLUMNS, values, strict=True))
 
     def arr(name: str, dtype: Any) -> Any:
-        return np.array([getattr(r, name) for r in rows], dtype=dtype)
+        return np.array(columns[name], dtype=dtype)
 
     content_free: dict[tuple[str, str], bool] = {}  # a chunk recurs across queries
 
@@ -240,7 +252,7 @@ def build_batch(items: Sequence[QueryCandidates]) -> CandidateBatch:
         supp_pos=arr("supp_pos", np.int64),
         distance=arr("distance", np.float64),
         vec_pos=arr("vec_pos", np.int64),
-        content_free=np.array([free(r.text, r.source) for r in rows], dtype=bool),
+        content_free=np.array(list(map(free, columns["text"], columns["source"])), dtype=bool),
         degraded=[it.degraded for it in items],
         reasons=[list(it.reasons) for it in items],
         vector_used=[it.vector_used for it in items],

@@ -1,5 +1,8 @@
 """``search(store, query, config, now)``: sync → candidates → the scoring core → hits.
 
+The scoring core is ``rank_batch``; without a trace, where it applies (c0's merge, no
+MMR), ``rank_one`` computes the same hits on plain floats, faster for one query.
+
 The result carries the hits, a ``degraded`` flag with its reasons, and on
 request a trace: one row per candidate with every stage's value. After a live
 search the returned chunks' access counts go up (SPEC §4.3 step 9); evaluation
@@ -15,8 +18,9 @@ from typing import Any
 from memlab.config import MemlabConfig, SearchConfig
 from memlab.errors import ConfigError
 from memlab.search.candidates import gather
-from memlab.search.candidates_batch import build_batch
+from memlab.search.candidates_batch import CandidateRow, build_batch
 from memlab.search.ranking import RankedBatch, rank_batch
+from memlab.search.ranking_one import applies, rank_one
 from memlab.search.scoring import candidate_limit
 from memlab.search.trace import json_safe, trace_rows
 from memlab.store.store import MemoryStore, SyncReport
@@ -94,9 +98,12 @@ def search(
     if stale is not None:
         candidates.degraded = True
         candidates.reasons.append(stale)
-    batch = build_batch([candidates])
-    ranked = rank_batch(batch, cfg, now)
-    hits = hits_of(ranked, 0)
+    ranked = None
+    if trace or not applies(cfg):
+        ranked = rank_batch(build_batch([candidates]), cfg, now)
+        hits = hits_of(ranked, 0)
+    else:  # the same hits, without the arrays only a trace needs
+        hits = [_hit(row, display, raw) for row, display, raw in rank_one(candidates, cfg, now)]
     if record_access and hits:
         store.index.record_access([h.chunk_id for h in hits], now)
     return SearchResult(
@@ -104,8 +111,21 @@ def search(
         hits=hits,
         degraded=candidates.degraded,
         reasons=list(candidates.reasons),
-        trace=trace_rows(ranked, 0) if trace else None,
+        trace=trace_rows(ranked, 0) if ranked is not None and trace else None,
         sync=report,
+    )
+
+
+def _hit(row: CandidateRow, display: float, raw: float) -> Hit:
+    return Hit(
+        chunk_id=row.chunk_id,
+        path=row.path,
+        start_line=row.start_line,
+        end_line=row.end_line,
+        source=row.source,
+        score=display,
+        raw=raw,
+        snippet=row.text,
     )
 
 

@@ -120,7 +120,8 @@ def plan_keywords(db: Any, tokenizer: str, query: str, mode: str) -> KeywordPlan
     """The keywords of ``query`` for an index built with ``tokenizer``."""
     if mode == "c0":
         keywords = extract_keywords(query)
-        return KeywordPlan(match_expression(keywords), misses=c0_misses(db, tokenizer, query))
+        misses = c0_misses(db, tokenizer, query, keywords)
+        return KeywordPlan(match_expression(keywords), misses=misses)
     words = _unique([w for w in query_words(query) if keep_word(w)])
     clause = _TOKENIZE.get(tokenizer)
     if clause is None:  # trigram: substrings; short words by LIKE
@@ -130,9 +131,10 @@ def plan_keywords(db: Any, tokenizer: str, query: str, mode: str) -> KeywordPlan
     return KeywordPlan(match_expression(_phrases(db, clause, words)))
 
 
-def c0_misses(db: Any, tokenizer: str, query: str) -> list[str]:
-    """Why c0's keywords may miss what the index holds (empty: they read alike)."""
-    keywords = extract_keywords(query)
+def c0_misses(db: Any, tokenizer: str, query: str, keywords: list[str] | None = None) -> list[str]:
+    """Why c0's keywords may miss what the index holds (empty: they read alike);
+    ``keywords``: the query's ``extract_keywords``, when already known."""
+    keywords = extract_keywords(query) if keywords is None else keywords
     if tokenizer == "trigram":
         short = [k for k in keywords if len(k) < TRIGRAM_MIN_CHARS]
         if not short:

@@ -14,7 +14,9 @@ MMR runs vectorised across all queries of the batch (``mmr_select``). A sweep
 passes ``full_mmr=False``: greedy MMR is sequential, so stopping after
 ``max_results`` picks returns the same hits, without ordering the rest.
 
-The live search and the sweep engine both call this function.
+The live search and the sweep engine both call this function (a live search of one
+query without a trace calls ``ranking_one.rank_one``: the same computation on plain
+floats, tested equal to this one bit for bit).
 """
 
 from __future__ import annotations
@@ -34,11 +36,11 @@ from memlab.search.scoring import (
     access_boost,
     age_in_days,
     candidate_limit,
-    decay_factor,
+    decay_of_age,
     get_strategy,
     raw_score,
     segment_positions,
-    source_weights,
+    source_weight_table,
 )
 
 
@@ -102,11 +104,10 @@ def rank_batch(
         vectors=config.vectors,
     )
     signals, merged = strategy.score(stage, config)
-    decay = decay_factor(
-        batch.created_at, _now_rows(now, batch), config.effective_half_life(), batch.evergreen
-    )
+    age_days = age_in_days(batch.created_at, _now_rows(now, batch))
+    decay = decay_of_age(age_days, config.effective_half_life(), batch.evergreen)
     names, inverse = batch.source_codes
-    weight = source_weights(names, config)[inverse]
+    weight = source_weight_table(names, config)[inverse]
     boost = access_boost(batch.access_count)
     raw = raw_score(merged, decay, weight, boost)
     display = np.clip(raw, 0.0, 1.0)
@@ -131,7 +132,7 @@ def rank_batch(
         kept,
         mmr_position,
         final_rank,
-        age_in_days(batch.created_at, _now_rows(now, batch)),
+        age_days,
     )
 
 
@@ -151,11 +152,15 @@ def select_stage(
     has_rank = ~np.isnan(batch.fts_rank)
     in_supp = (batch.supp_pos < limit) if supplement else np.zeros(len(seg), bool)
     vectors_active = np.array(batch.vector_used, dtype=bool) & vectors
+    if vectors_active.any():
+        in_vec = (~np.isnan(batch.distance)) & (batch.vec_pos < limit) & vectors_active[seg]
+    else:  # no query's vector list takes part (FTS-only)
+        in_vec = np.zeros(len(seg), dtype=bool)
     return StageInput(
         rank=batch.fts_rank,
         distance=batch.distance,
         in_fts=has_rank & ((batch.fts_pos < limit) | in_supp),
-        in_vec=(~np.isnan(batch.distance)) & (batch.vec_pos < limit) & vectors_active[seg],
+        in_vec=in_vec,
         fts_pos=batch.fts_pos,
         supp_pos=batch.supp_pos,
         vec_pos=batch.vec_pos,
@@ -177,7 +182,8 @@ def _final_ranks(
     """Stages 4–6: sort by raw (ties by chunk id), optional MMR, truncate; 1-based ranks."""
     seg = batch.segment
     idx = np.flatnonzero(kept)
-    order = idx[np.lexsort((batch.id_order[idx], -raw[idx], seg[idx]))]
+    keys = (batch.id_order[idx], -raw[idx])
+    order = idx[np.lexsort(keys if batch.n_queries == 1 else (*keys, seg[idx]))]
     lam = clamp_lambda(config.mmr.lambda_)
     if config.mmr.enabled and lam < 1.0 and len(order):
         rounds = None if full_mmr else config.max_results

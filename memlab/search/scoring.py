@@ -49,11 +49,14 @@ def segment_positions(order: IntArray, segment: IntArray) -> IntArray:
 
     ``order`` must list rows grouped by segment (as ``np.lexsort(..., segment)`` does).
     """
+    n = len(order)
     seg_sorted = segment[order]
-    starts = np.r_[0, np.flatnonzero(np.diff(seg_sorted)) + 1]
-    counts = np.diff(np.r_[starts, len(order)])
-    pos_sorted = np.arange(len(order)) - np.repeat(starts, counts)
-    pos = np.empty(len(order), dtype=np.int64)
+    breaks = np.flatnonzero(seg_sorted[1:] != seg_sorted[:-1]) + 1
+    pos_sorted = np.arange(n, dtype=np.int64)
+    if len(breaks):  # several segments: subtract each row's segment start
+        starts = np.concatenate(([0], breaks))
+        pos_sorted -= np.repeat(starts, np.diff(np.append(starts, n)))
+    pos = np.empty(n, dtype=np.int64)
     pos[order] = pos_sorted
     return pos
 
@@ -68,8 +71,13 @@ def fts_minmax(rank: FloatArray, present: BoolArray, segment: IntArray, n: int) 
     a single candidate (or all equal) → 1.0.
     """
     r = np.where(present, rank, np.nan)
-    lo = segment_min(np.where(present, rank, np.inf), segment, n)[segment]
-    hi = segment_max(np.where(present, rank, -np.inf), segment, n)[segment]
+    lo: FloatArray | float
+    hi: FloatArray | float
+    if n == 1 and present.any():  # one query (a live search): the same bounds, as scalars
+        lo, hi = r[present].min(), r[present].max()
+    else:
+        lo = segment_min(np.where(present, rank, np.inf), segment, n)[segment]
+        hi = segment_max(np.where(present, rank, -np.inf), segment, n)[segment]
     span = np.maximum(hi - lo, EPS)
     with np.errstate(invalid="ignore"):
         score = 1.0 - (r - lo) / span
@@ -78,6 +86,8 @@ def fts_minmax(rank: FloatArray, present: BoolArray, segment: IntArray, n: int) 
 
 def vector_from_l2(distance: FloatArray, present: BoolArray) -> FloatArray:
     """c0 vector score: ``clamp(1 − d/2, 0, 1)`` (unit vectors, L2 ≤ 2); 0 where absent."""
+    if not present.any():  # FTS-only: the same zeros, without the arithmetic
+        return np.zeros(len(present))
     with np.errstate(invalid="ignore"):
         score = np.clip(1.0 - distance / 2.0, 0.0, 1.0)
     return np.where(present, score, 0.0)
@@ -109,8 +119,17 @@ def decay_factor(
     """Exponential time decay; 1 for evergreen sources, no half-life, or half-life ≤ 0."""
     if half_life_days is None or half_life_days <= 0:
         return np.ones_like(created_at)
-    age_days = age_in_days(created_at, now)
-    return np.where(evergreen, 1.0, np.exp(-math.log(2.0) / half_life_days * age_days))
+    return decay_of_age(age_in_days(created_at, now), half_life_days, evergreen)
+
+
+def decay_of_age(
+    age_days: FloatArray, half_life_days: float | None, evergreen: BoolArray
+) -> FloatArray:
+    """``decay_factor`` from ages in days (``age_in_days``) already computed."""
+    if half_life_days is None or half_life_days <= 0:
+        return np.ones_like(age_days)
+    decay: FloatArray = np.where(evergreen, 1.0, np.exp(-math.log(2.0) / half_life_days * age_days))
+    return decay
 
 
 def raw_score(merged: Any, decay: Any, weight: Any, boost: Any) -> Any:
@@ -149,8 +168,12 @@ def age_at_decay(factor: float, half_life_days: float | None) -> float:
 def source_weights(source: np.ndarray, config: SearchConfig) -> FloatArray:
     """Per-row source weight (missing key → 1.0)."""
     names, inverse = np.unique(source.astype(str), return_inverse=True)
-    table = np.array([config.source_weight(str(s)) for s in names], dtype=np.float64)
-    return table[inverse] if len(names) else np.ones(0)
+    return source_weight_table(names, config)[inverse] if len(names) else np.ones(0)
+
+
+def source_weight_table(names: Any, config: SearchConfig) -> FloatArray:
+    """The source weight of each of ``names`` (distinct sources; missing key → 1.0)."""
+    return np.array([config.source_weight(str(s)) for s in names], dtype=np.float64)
 
 
 # --------------------------------------------------------------------- strategies
@@ -353,10 +376,12 @@ __all__ = [
     "age_in_days",
     "candidate_limit",
     "decay_factor",
+    "decay_of_age",
     "fts_minmax",
     "get_strategy",
     "merge_with_fts_floor",
     "raw_score",
+    "source_weight_table",
     "source_weights",
     "vector_from_l2",
 ]

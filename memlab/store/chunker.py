@@ -47,7 +47,7 @@ def heading_level(line: str) -> int:
 
 
 def _nbytes(text: str) -> int:
-    return len(text.encode("utf-8"))
+    return len(text) if text.isascii() else len(text.encode("utf-8"))
 
 
 CONTEXT_MAX_BYTES = 1024
@@ -89,21 +89,19 @@ class _Section:
 
 def _sections(lines: list[str]) -> list[_Section]:
     """Split at every ATX heading; keep the heading stack of each section."""
+    heads = [i for i, line in enumerate(lines) if "#" in line and _HEADING.match(line)]
     sections: list[_Section] = []
+    if lines and (not heads or heads[0] > 0):  # the lines before the first heading
+        sections.append(_Section([], 1, lines[: heads[0] if heads else len(lines)]))
     stack: list[tuple[int, str]] = []
-    current = _Section([], 1, [])
-    for number, line in enumerate(lines, start=1):
+    stops = [*heads[1:], len(lines)] if heads else []
+    for start, stop in zip(heads, stops, strict=True):
+        line = lines[start]
         level = heading_level(line)
-        if level:
-            if current.lines:
-                sections.append(current)
-            while stack and stack[-1][0] >= level:
-                stack.pop()
-            stack.append((level, line.strip().lstrip("#").strip()))
-            current = _Section([h for _, h in stack], number, [])
-        current.lines.append(line)
-    if current.lines:
-        sections.append(current)
+        while stack and stack[-1][0] >= level:
+            stack.pop()
+        stack.append((level, line.strip().lstrip("#").strip()))
+        sections.append(_Section([h for _, h in stack], start + 1, lines[start:stop]))
     return sections
 
 
@@ -149,11 +147,12 @@ def chunk_markdown(text: str, max_bytes: int = 1600, overlap_chars: int = 320) -
     for section in _sections(lines):
         prefix = context_prefix(section.stack[:-1])
         body = "\n".join(section.lines)
-        if _nbytes(body) <= max_bytes:
-            parts = [Chunk(section.first_line, section.first_line + len(section.lines) - 1, body)]
-        else:
-            parts = _split_section(section, max_bytes, overlap_chars)
-        for part in parts:
+        if _nbytes(body) <= max_bytes:  # the common case: the section is one chunk
+            if body and not body.isspace():
+                last = section.first_line + len(section.lines) - 1
+                chunks.append(Chunk(section.first_line, last, prefix + body))
+            continue
+        for part in _split_section(section, max_bytes, overlap_chars):
             if not part.text.strip():
                 continue
             chunks.append(Chunk(part.start_line, part.end_line, prefix + part.text))

@@ -37,16 +37,31 @@ def _state(row: Any) -> FileState:
     return FileState((int(row[1]), int(row[2])), int(row[3]), row[4])
 
 
+_UPSERT = (
+    f"INSERT INTO files({_COLUMNS}, indexed_at) VALUES (?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtime_ns = excluded.mtime_ns, "
+    "indexed_at = excluded.indexed_at, checked_ns = excluded.checked_ns, "
+    "skipped = excluded.skipped"
+)
+
+
+def file_record(
+    rel: str, signature: Signature, checked_ns: int, now: float, skipped: str | None
+) -> tuple[Any, ...]:
+    """The parameters of one file's row (``record_files``)."""
+    return (rel, signature[0], signature[1], checked_ns, skipped, now)
+
+
 def record_file(
     db: Any, rel: str, signature: Signature, checked_ns: int, now: float, skipped: str | None
 ) -> None:
-    db.execute(
-        f"INSERT INTO files({_COLUMNS}, indexed_at) VALUES (?, ?, ?, ?, ?, ?) "
-        "ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtime_ns = excluded.mtime_ns, "
-        "indexed_at = excluded.indexed_at, checked_ns = excluded.checked_ns, "
-        "skipped = excluded.skipped",
-        (rel, signature[0], signature[1], checked_ns, skipped, now),
-    )
+    record_files(db, [file_record(rel, signature, checked_ns, now, skipped)])
+
+
+def record_files(db: Any, records: list[tuple[Any, ...]]) -> None:
+    """Insert or update the rows of many files (``file_record``), in order."""
+    if records:
+        db.executemany(_UPSERT, records)
 
 
 def file_state(db: Any, rel: str) -> FileState | None:

@@ -59,14 +59,21 @@ def file_signature(path: Path) -> Signature | None:
     return st.st_size, st.st_mtime_ns
 
 
-def read_memory_file(layout: MemoryLayout, rel: str, max_bytes: int) -> FileText | Skip:
+def read_memory_file(
+    layout: MemoryLayout, rel: str, max_bytes: int, *, resolved_root: str | None = None
+) -> FileText | Skip:
+    """The file ``rel`` of ``layout`` as text, or why it is skipped (``resolved_root``: the
+    memory root already resolved, by a caller reading many files)."""
     path = layout.abs(rel)
     checked_ns = time.time_ns()
     signature = file_signature(path)
     if signature is None:
         return Skip("file no longer exists", gone=True, checked_ns=checked_ns)
+    root = layout.root if resolved_root is None else resolved_root
     try:
-        got = read_bytes(path, root=layout.root, max_bytes=max_bytes)
+        got = read_bytes(
+            path, root=root, max_bytes=max_bytes, root_resolved=resolved_root is not None
+        )
     except FileNotFoundError:
         return Skip("file no longer exists", gone=True, checked_ns=checked_ns)
     except Outside:

@@ -14,12 +14,11 @@
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +28,15 @@ from memlab.store import vectors
 from memlab.store.chunker import Chunk
 from memlab.store.chunking import chunk_file
 from memlab.store.connection import Connection, open_connection
-from memlab.store.file_table import FileState, Signature, file_state, file_states, record_file
+from memlab.store.file_table import (
+    FileState,
+    Signature,
+    file_record,
+    file_state,
+    file_states,
+    record_file,
+    record_files,
+)
 from memlab.store.files import FileText, Skip, created_time, file_signature, read_memory_file
 from memlab.store.guard import check_index_target
 from memlab.store.layout import MemoryLayout
@@ -63,13 +70,17 @@ class FileChunks:
 
 
 def read_chunked(
-    layout: MemoryLayout, config: IndexConfig, rel: str, read: FileText | Skip | None = None
+    layout: MemoryLayout,
+    config: IndexConfig,
+    rel: str,
+    read: FileText | Skip | None = None,
+    resolved_root: str | None = None,
 ) -> FileChunks:
     """A file read (unless ``read`` is given) and chunked, with its chunks' hashes:
-    everything of a reindex that does not touch the database (a helper thread runs it
-    while SQLite writes)."""
+    everything of a reindex that does not touch the database (``resolved_root``: see
+    ``read_memory_file``)."""
     if read is None:
-        read = read_memory_file(layout, rel, config.max_file_bytes)
+        read = read_memory_file(layout, rel, config.max_file_bytes, resolved_root=resolved_root)
     if isinstance(read, Skip):
         return FileChunks(rel, read, [], [])
     chunks = chunk_file(read.text, config.chunking)
@@ -124,6 +135,7 @@ class MemoryIndex:
         self.path = path
         self.warnings: list[str] = list(connection.warnings)
         self._pending: list[tuple[Any, ...]] | None = None  # new chunk rows, inserted later
+        self._pending_files: list[tuple[Any, ...]] | None = None  # file records, written later
         self._tokenizer: str | None = None
 
     @classmethod
@@ -217,21 +229,47 @@ class MemoryIndex:
         return self._apply(self.read_chunked(rel), source, now)
 
     def reindex_files(self, paths: Iterable[str], now: float | None = None) -> list[FileOutcome]:
-        """``reindex_file`` for many root-relative paths, in order. Reading and chunking
-        (``read_chunked``: no SQL) run one file ahead on a helper thread while SQLite
-        writes the previous one (it releases the GIL), so the two overlap."""
+        """``reindex_file`` for many distinct root-relative paths, in order, in one
+        transaction (joining the caller's ``batch``): their indexed chunks read in one
+        query, the root resolved once, and their new chunk rows and file records written
+        together at the end (``_deferred``: the same rows and rowids as one file after
+        the other).
+
+        Reading and chunking run here, between the writes: a helper thread measured
+        slower, as the Python work of one thread and SQLite's of the other contend for
+        the GIL at every row."""
         wanted = list(paths)
+        if len(set(wanted)) != len(wanted):
+            raise ValueError("reindex_files takes each path once")
         good = [rel for rel in wanted if utf8_name(rel)]
-        existing = self._existing(good)  # one query for the batch, not one per file
+        base = os.path.realpath(self.layout.root)
         out: list[FileOutcome] = []
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="memlab-read") as reader:
-            chunked = reader.map(read_chunked, repeat(self.layout), repeat(self.config), good)
+        with self.batch(), self._deferred():
+            existing = self._existing(good)  # one query for the batch, not one per file
             for rel in wanted:
                 if utf8_name(rel):
-                    out.append(self._apply(next(chunked), None, now, existing.get(rel, {})))
+                    file = read_chunked(self.layout, self.config, rel, None, base)
+                    out.append(self._apply(file, None, now, existing.get(rel, {})))
                 else:
                     out.append(self.skip_bad_name(rel))
         return out
+
+    @contextmanager
+    def _deferred(self) -> Iterator[None]:
+        """Inside a transaction: hold back every new chunk row and file record and write
+        them in two statements at the end (new chunk rows are only ever appended, so the
+        rows and rowids are those of writing each file's at once). The paths written
+        must be distinct: a record held back is not seen by a later read of its path."""
+        assert self.db.in_transaction, "_deferred runs inside a transaction"
+        pending: list[tuple[Any, ...]] = []
+        files: list[tuple[Any, ...]] = []
+        self._pending, self._pending_files = pending, files
+        try:
+            yield
+        finally:
+            self._pending = self._pending_files = None
+        self._insert_chunks(pending)
+        record_files(self.db, files)
 
     def _existing(self, paths: list[str]) -> dict[str, dict[str, tuple[int, str, str]]]:
         """path → {chunk id: (rowid, hash, text)} of the chunks indexed for ``paths``."""
@@ -256,19 +294,12 @@ class MemoryIndex:
         rels = [rel for rel, _, _ in items]
         if len(set(rels)) != len(rels):
             raise ValueError("reindex_contents takes each path once")
-        with self.batch():
+        with self.batch(), self._deferred():
             existing = self._existing(rels)
-            self._pending = []
-            try:
-                out = [
-                    self._apply(self.read_chunked(rel, read), None, now, existing.get(rel, {}))
-                    for rel, read, now in items
-                ]
-                pending = self._pending
-            finally:
-                self._pending = None
-            self._insert_chunks(pending)
-        return out
+            return [
+                self._apply(self.read_chunked(rel, read), None, now, existing.get(rel, {}))
+                for rel, read, now in items
+            ]
 
     def reindex_content(
         self, rel: str, read: FileText | Skip, source: str | None = None, now: float | None = None
@@ -359,7 +390,7 @@ class MemoryIndex:
             else:
                 row = (cid, rel, chunk.start_line, chunk.end_line, chunk.text, digest, source)
                 new_rows.append((*row, created, now))
-        if self._pending is not None:  # reindex_contents inserts them all at once
+        if self._pending is not None:  # inside _deferred: inserted at its end
             self._pending.extend(new_rows)
         else:
             self._insert_chunks(new_rows)
@@ -394,8 +425,9 @@ class MemoryIndex:
         self.db.executemany("DELETE FROM chunks WHERE rowid = ?", [(r[1],) for r in rows])
 
     def _insert_chunks(self, rows: list[tuple[Any, ...]]) -> None:
-        """Insert new chunk rows and their FTS rows, each in one statement (AUTOINCREMENT
-        numbers the new rows on from the table's sequence, one by one)."""
+        """Insert new chunk rows, then their FTS rows from the rows just written, each in
+        one statement (AUTOINCREMENT numbers the new rows on from the table's sequence,
+        one by one, so they are one range of rowids: the texts are not bound twice)."""
         if not rows:
             return
         first = self._sequence() + 1
@@ -404,19 +436,22 @@ class MemoryIndex:
             "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             rows,
         )
-        if self._sequence() == first + len(rows) - 1:
-            rowids = list(range(first, first + len(rows)))
-        else:  # not numbered on from the sequence (never with memlab's schema): look up
-            found = dict(
-                self.db.execute(
-                    f"SELECT id, rowid FROM chunks WHERE id IN ({','.join('?' * len(rows))})",
-                    [row[0] for row in rows],
-                )
+        last = first + len(rows) - 1
+        if self._sequence() == last:
+            self.db.execute(
+                "INSERT INTO chunks_fts(rowid, text) SELECT rowid, text FROM chunks "
+                "WHERE rowid BETWEEN ? AND ? ORDER BY rowid",
+                (first, last),
             )
-            rowids = [found[row[0]] for row in rows]
+            return
+        found: dict[str, int] = {}  # not numbered on from the sequence (never with memlab's
+        for start in range(0, len(rows), 500):  # schema): look the rowids up
+            part = [row[0] for row in rows[start : start + 500]]
+            sql = f"SELECT id, rowid FROM chunks WHERE id IN ({','.join('?' * len(part))})"
+            found.update(self.db.execute(sql, part))
         self.db.executemany(
             "INSERT INTO chunks_fts(rowid, text) VALUES (?, ?)",
-            [(rowid, row[4]) for rowid, row in zip(rowids, rows, strict=True)],
+            [(found[row[0]], row[4]) for row in rows],
         )
 
     def _sequence(self) -> int:
@@ -434,7 +469,10 @@ class MemoryIndex:
     def _record_file(
         self, rel: str, signature: Signature, checked_ns: int, now: float, skipped: str | None
     ) -> None:
-        record_file(self.db, rel, signature, checked_ns, now, skipped)
+        if self._pending_files is not None:  # inside _deferred: written at its end
+            self._pending_files.append(file_record(rel, signature, checked_ns, now, skipped))
+        else:
+            record_file(self.db, rel, signature, checked_ns, now, skipped)
 
     def record_access(self, chunk_ids: Iterable[str], now: float | None = None) -> None:
         """``access_count += 1`` and ``last_accessed = now`` for every returned chunk."""

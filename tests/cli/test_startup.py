@@ -2,8 +2,10 @@
 
 ``memlab --help`` and ``memlab search`` run in a fresh interpreter; afterwards none
 of pandas, scipy, matplotlib, ranx or numba has been imported (they cost seconds
-to import, and neither command needs them). Speed itself is measured by
-``benchmarks/bench_cli.py``, not here.
+to import, and neither command needs them). A command line that names a command
+imports that command's module only: ``memlab eval`` loads no other command's
+module and nothing heavy beyond pandas (its result tables). Speed itself is
+measured by ``benchmarks/bench_cli.py`` and ``benchmarks/bench_beir.py``, not here.
 """
 
 from __future__ import annotations
@@ -13,27 +15,36 @@ import subprocess
 import sys
 from pathlib import Path
 
+from memlab.cli import COMMAND_MODULES, COMMANDS
+from memlab.cli.args import MemlabParser
 from tests.conftest import T0, WS, write
+from tests.eval.conftest import write_eval_dataset
 
 HEAVY = ("pandas", "scipy", "matplotlib", "ranx", "numba", "torch", "sentence_transformers")
 PROBE = (
     "import json, sys\n"
     "from memlab.cli import main\n"
     "try:\n"
-    "    main(sys.argv[1:])\n"
-    "except SystemExit:\n"
-    "    pass\n"
+    "    code = main(sys.argv[1:])\n"
+    "except SystemExit as exc:\n"
+    "    code = exc.code\n"
     f"heavy = {{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r})\n"
-    "print(json.dumps(sorted(heavy)), file=sys.stderr)\n"
+    "commands = [m for m in sys.modules if m.startswith('memlab.cli.')]\n"
+    "print(json.dumps([sorted(heavy), sorted(commands), code]), file=sys.stderr)\n"
 )
 
 
-def heavy_modules(*argv: str) -> list[str]:
+def loaded_modules(*argv: str) -> tuple[list[str], list[str], int | None]:
+    """(heavy modules, ``memlab.cli.*`` modules, exit code) of ``memlab ARGV``."""
     out = subprocess.run(
-        [sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, timeout=300
     )
-    loaded: list[str] = json.loads(out.stderr.strip().splitlines()[-1])
-    return loaded
+    heavy, commands, code = json.loads(out.stderr.strip().splitlines()[-1])
+    return heavy, commands, code
+
+
+def heavy_modules(*argv: str) -> list[str]:
+    return loaded_modules(*argv)[0]
 
 
 def test_help_imports_nothing_heavy() -> None:
@@ -53,3 +64,23 @@ def test_a_search_imports_nothing_heavy(tmp_path: Path) -> None:
 def test_the_probe_sees_heavy_imports() -> None:
     """Guards the tests above against a probe that cannot see anything."""
     assert "pandas" in heavy_modules("dream", "simulate", "--users", "3", "--days", "1", "--json")
+
+
+def test_each_command_is_mapped_to_the_module_that_registers_it() -> None:
+    registered = {}
+    for name in COMMAND_MODULES:
+        sub = MemlabParser(prog="memlab").add_subparsers()
+        __import__(name, fromlist=["register"]).register(sub)
+        registered.update(dict.fromkeys(sub.choices, name))
+    assert registered == COMMANDS
+
+
+def test_eval_imports_its_own_command_module_only(tmp_path: Path) -> None:
+    dataset = write_eval_dataset(tmp_path / "ds")
+    work = str(tmp_path / "work")
+    heavy, commands, code = loaded_modules("eval", str(dataset), "--quiet", "--work", work)
+    assert code == 0
+    assert heavy == ["pandas"]  # the result tables; no scipy, matplotlib, ranx, numba
+    others = {m for m in COMMAND_MODULES if m != "memlab.cli.evaluate"}
+    assert "memlab.cli.evaluate" in commands and not others & set(commands)
+    assert set(COMMAND_MODULES) <= set(loaded_modules("--help")[1])  # help lists them all

@@ -144,8 +144,9 @@ def _result(
         if name == "trigger":
             parts = [p + k for p, k in zip(parts, k0, strict=True)]
         columns[name] = np.concatenate(parts)
-    # columns side by side, not consolidated into 2-D blocks (a copy of every row)
-    attempts = pd.concat([pd.Series(v, name=c) for c, v in columns.items()], axis=1)
+    # columns side by side, not consolidated into 2-D blocks (a copy of every row), and not
+    # copied into the Series either (pandas copies an array by default; these are ours)
+    attempts = pd.concat([pd.Series(v, name=c, copy=False) for c, v in columns.items()], axis=1)
     if attempts.empty and not len(attempts.columns):
         attempts = pd.DataFrame(columns)
     for column, names in (("outcome", OUTCOMES), ("kind", KINDS)):
