@@ -13,7 +13,10 @@ cleanup after the 300 s grace, index update with ``dream.memory_source``).
 Without Dream nothing but the index reads the working copy, so the files are
 kept in memory and indexed from there (the same bytes, checks and text as read
 back from disk; ``materialise`` writes them out for a caller that wants them):
-writing thousands of small files costs more than indexing them.
+writing thousands of small files costs more than indexing them. The index, too,
+is then an in-memory SQLite database (the same rows, ranks and results as an
+index file, without writing one): a replay needs memory for its group's files
+and their index, which the work directory is removed with anyway.
 
 Every session is its own process in c0, so the lock holds the PID of a
 finished process (``REPLAY_PID``: no process can have it); its mtime is the
@@ -53,6 +56,10 @@ from memlab.store.layout import LOCK_FILE, MEMORY_FILE, SESSIONS_DIR
 from memlab.store.store import MemoryStore
 
 log = logging.getLogger("memlab")
+
+# The replay's index when Dream runs (Dream's gates and run see a memory on disk); without
+# Dream the index lives in memory, like the files (the same rows; no file to write).
+INDEX_FILE = "index.sqlite"
 
 # The PID written into the replay's Dream lock: larger than any PID a kernel hands
 # out, so it is never alive (a finished session), and the lock never blocks itself.
@@ -96,10 +103,11 @@ class GroupReplay:
             shutil.rmtree(work)
         root = work / "root"
         (root / group.workspace if group.workspace else root).mkdir(parents=True)
+        dreams = memory.dream is not None and bool(group.workspace)  # as _dream_lock
         self.store = MemoryStore.open(
             root,
             group.workspace,
-            index_path=work / "index.sqlite",
+            index_path=work / INDEX_FILE if dreams else ":memory:",
             config=memory.index,
             tokenizer=memory.index.tokenizer,
             embedder=embedder,
