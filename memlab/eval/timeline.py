@@ -32,7 +32,12 @@ from memlab.eval.memory import Memory
 from memlab.eval.replay import DreamRecord, GroupReplay
 from memlab.search import degraded
 from memlab.search.candidates import Knn, gather
-from memlab.search.candidates_batch import CandidateBatch, CandidateRow, QueryCandidates, build_batch
+from memlab.search.candidates_batch import (
+    CandidateBatch,
+    CandidateRow,
+    QueryCandidates,
+    build_batch,
+)
 
 
 @dataclass
