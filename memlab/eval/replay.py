@@ -37,14 +37,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from types import TracebackType
+from typing import TYPE_CHECKING, Any
 
 from memlab.datasets import Event, MemoryGroup
 from memlab.datasets.resolve import ChunkIndex
-from memlab.dream.gates import Trigger
-from memlab.dream.lock import MAX_PID, DreamLock
-from memlab.dream.offline import OfflineConsolidator
-from memlab.dream.run import DreamStatus, run_dream
-from memlab.dream.write import writer_for
 from memlab.embeddings.base import EmbeddingProvider, checked_embed
 from memlab.errors import EmbeddingError
 from memlab.eval.memory import Memory
@@ -55,15 +51,25 @@ from memlab.store.index import IndexedChunk
 from memlab.store.layout import LOCK_FILE, MEMORY_FILE, SESSIONS_DIR
 from memlab.store.store import MemoryStore
 
+if TYPE_CHECKING:  # memlab.dream is imported when a replay runs Dream, not before
+    from memlab.dream.lock import DreamLock
+
 log = logging.getLogger("memlab")
 
 # The replay's index when Dream runs (Dream's gates and run see a memory on disk); without
 # Dream the index lives in memory, like the files (the same rows; no file to write).
 INDEX_FILE = "index.sqlite"
 
-# The PID written into the replay's Dream lock: larger than any PID a kernel hands
-# out, so it is never alive (a finished session), and the lock never blocks itself.
-REPLAY_PID = MAX_PID
+
+def __getattr__(name: str) -> Any:
+    """``REPLAY_PID``: the PID written into the replay's Dream lock — ``MAX_PID``, larger
+    than any PID a kernel hands out, so it is never alive (a finished session), and the
+    lock never blocks itself (read from ``memlab.dream.lock`` when asked for)."""
+    if name == "REPLAY_PID":
+        from memlab.dream.lock import MAX_PID
+
+        return MAX_PID
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -135,7 +141,9 @@ class GroupReplay:
         ws = self.layout.workspace_dir
         if self.memory.dream is None or ws is None:
             return None
-        return DreamLock(ws / LOCK_FILE, self.memory.dream.stale_lock_secs, pid=REPLAY_PID)
+        from memlab.dream.lock import MAX_PID, DreamLock
+
+        return DreamLock(ws / LOCK_FILE, self.memory.dream.stale_lock_secs, pid=MAX_PID)
 
     def __enter__(self) -> GroupReplay:
         return self
@@ -241,6 +249,11 @@ class GroupReplay:
         """SPEC §7.2: a (non-sub-agent) session ends → the gates, and maybe one run."""
         ws = self.layout.workspace_dir
         assert ws is not None and self._lock is not None and self.memory.dream is not None
+        from memlab.dream.gates import Trigger
+        from memlab.dream.offline import OfflineConsolidator
+        from memlab.dream.run import DreamStatus, run_dream
+        from memlab.dream.write import writer_for
+
         stem = PurePosixPath(event.path).stem
         write = writer_for(self.memory.dream)
 
