@@ -22,6 +22,7 @@ from tests.conftest import T0, WS, write
 from tests.eval.conftest import write_eval_dataset
 
 HEAVY = ("pandas", "scipy", "matplotlib", "ranx", "numba", "torch", "sentence_transformers")
+ON_DEMAND = ("memlab.dream", "multiprocessing")  # imported by the work that needs them
 PROBE = (
     "import json, sys\n"
     "from memlab.cli import main\n"
@@ -31,13 +32,13 @@ PROBE = (
     "    code = exc.code\n"
     f"heavy = {{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r})\n"
     "commands = [m for m in sys.modules if m.startswith('memlab.cli.')]\n"
-    "dream = [m for m in sys.modules if m.startswith('memlab.dream')]\n"
-    "print(json.dumps([sorted(heavy), sorted(commands), code, dream]), file=sys.stderr)\n"
+    f"lazy = [m for m in sys.modules if m.startswith({ON_DEMAND!r})]\n"
+    "print(json.dumps([sorted(heavy), sorted(commands), code, lazy]), file=sys.stderr)\n"
 )
 
 
 def probe(*argv: str) -> list[Any]:
-    """[heavy modules, ``memlab.cli.*`` modules, exit code, ``memlab.dream*`` modules] of
+    """[heavy modules, ``memlab.cli.*`` modules, exit code, ``ON_DEMAND`` modules] of
     ``memlab ARGV``."""
     out = subprocess.run(
         [sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, timeout=300
@@ -95,12 +96,13 @@ def test_eval_imports_its_own_command_module_only(tmp_path: Path) -> None:
     assert set(COMMAND_MODULES) <= set(loaded_modules("--help")[1])  # help lists them all
 
 
-def test_eval_without_dream_imports_no_dream_module(tmp_path: Path) -> None:
-    """``memlab.dream`` is imported by a replay that runs Dream, not by every eval."""
+def test_eval_without_dream_imports_no_dream_module_and_no_process_pool(tmp_path: Path) -> None:
+    """``memlab.dream`` is imported by a replay that runs Dream, ``multiprocessing`` by a
+    process pool; an eval in this process without Dream needs neither."""
     dataset = write_eval_dataset(tmp_path / "ds")
     work = str(tmp_path / "work")
     argv = ("eval", str(dataset), "--quiet", "--work", work)
-    _, _, code, dream = probe(*argv, "--dream", "off")
-    assert code == 0 and dream == []
-    _, _, code, dream = probe(*argv, "--dream", "on")
-    assert code == 0 and "memlab.dream.run" in dream  # the probe sees them when they load
+    _, _, code, lazy = probe(*argv, "--dream", "off")
+    assert code == 0 and lazy == []
+    _, _, code, lazy = probe(*argv, "--dream", "on")
+    assert code == 0 and "memlab.dream.run" in lazy  # the probe sees them when they load
