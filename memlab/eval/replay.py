@@ -48,17 +48,13 @@ from memlab.search.vector_batch import VectorMatrix
 from memlab.store import vectors
 from memlab.store.files import FileText, Skip, decode_memory_bytes
 from memlab.store.index import IndexedChunk
-from memlab.store.layout import LOCK_FILE, MEMORY_FILE, SESSIONS_DIR
+from memlab.store.layout import INDEX_FILE, LOCK_FILE, MEMORY_FILE, SESSIONS_DIR
 from memlab.store.store import MemoryStore
 
 if TYPE_CHECKING:  # memlab.dream is imported when a replay runs Dream, not before
     from memlab.dream.lock import DreamLock
 
 log = logging.getLogger("memlab")
-
-# The replay's index when Dream runs (Dream's gates and run see a memory on disk); without
-# Dream the index lives in memory, like the files (the same rows; no file to write).
-INDEX_FILE = "index.sqlite"
 
 
 def __getattr__(name: str) -> Any:
@@ -109,7 +105,8 @@ class GroupReplay:
             shutil.rmtree(work)
         root = work / "root"
         (root / group.workspace if group.workspace else root).mkdir(parents=True)
-        dreams = memory.dream is not None and bool(group.workspace)  # as _dream_lock
+        # an index file only when Dream runs (as _dream_lock); else in memory, like the files
+        dreams = memory.dream is not None and bool(group.workspace)
         self.store = MemoryStore.open(
             root,
             group.workspace,
