@@ -188,8 +188,19 @@ def _held(fact: str, newest: dict[int, int]) -> bool:
     return newest.get(slot, -1) >= run
 
 
+def journal_records(journal: Path) -> list[str]:
+    """The journal's complete lines. A SIGKILL can cut the child's last ``write`` at a
+    page boundary (the kernel stops between pages when a fatal signal is pending), so a
+    last line without its newline is a torn record: never completed, not counted."""
+    if not journal.exists():
+        return []
+    text = journal.read_text(encoding="utf-8", errors="replace")
+    lines = text.split("\n")
+    return lines[:-1]  # after the last newline: "" or a torn record
+
+
 def inspect_kill(workspace: Path, journal: Path, initial: str, result: CampaignResult) -> None:
-    lines = journal.read_text(encoding="utf-8").splitlines() if journal.exists() else []
+    lines = journal_records(journal)
     texts = journal.parent / "texts"
     intended = {ln.split()[1] for ln in lines if ln.startswith("intend ")}
     wrote = [ln.split()[1] for ln in lines if ln.startswith("wrote ")]

@@ -5,7 +5,13 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from memlab.dream.crash import CampaignResult, fresh_workspace, inspect_kill, newest_in_slots
+from memlab.dream.crash import (
+    CampaignResult,
+    fresh_workspace,
+    inspect_kill,
+    journal_records,
+    newest_in_slots,
+)
 
 
 def _journal(journal: Path, *lines: str) -> None:
@@ -61,3 +67,30 @@ def test_an_empty_memory_is_damage_that_loses_the_initial_facts(tmp_path: Path) 
     inspect_kill(workspace, journal, initial, result)
     assert result.damaged_kinds == {"empty": 1}
     assert result.facts_lost == initial.count("- init-")
+
+
+def test_a_torn_last_journal_record_is_not_counted(tmp_path: Path) -> None:
+    # seen in a campaign: the kill cut "wrote <digest>" at the journal's 4,096th byte
+    workspace, journal, initial = fresh_workspace(tmp_path, 0)
+    memory = initial + "- slot-0: r0000001s0\n"
+    (workspace / "MEMORY.md").write_text(memory, encoding="utf-8")
+    digest = _written(journal, memory)
+    _journal(journal, "session gone.md r0000001s0", f"intend {digest}")
+    with journal.open("a", encoding="utf-8") as fh:
+        fh.write(f"wrote {digest[:59]}")  # no newline: the write was cut
+    assert journal_records(journal) == ["session gone.md r0000001s0", f"intend {digest}"]
+    result = CampaignResult("t")
+    inspect_kill(workspace, journal, initial, result)
+    assert result.runs_completed == 0  # the write is not journaled as completed
+    assert (result.damaged, result.facts_lost, result.sessions_lost) == (0, 0, 1)
+
+
+def test_a_torn_session_record_is_ignored(tmp_path: Path) -> None:
+    workspace, journal, initial = fresh_workspace(tmp_path, 0)
+    _journal(journal, "session kept.md r0000001s0")
+    (workspace / "sessions" / "kept.md").write_text("- slot-0: r0000001s0\n")
+    with journal.open("a", encoding="utf-8") as fh:
+        fh.write("session 2026-01-01-cr")
+    result = CampaignResult("t")
+    inspect_kill(workspace, journal, initial, result)
+    assert (result.damaged, result.facts_lost, result.sessions_lost) == (0, 0, 0)
