@@ -12,7 +12,10 @@ apart), with the results checked equal:
   does not inherit one. The cluster is timed warm (started before, as a notebook
   keeps it) and cold: a fresh ``LocalCluster`` started, the sweep run and the
   cluster closed — what one CLI command with ``--scheduler local`` pays. The small
-  size (``--small``, 200 configurations) shows the overhead;
+  size (``--small``, 200 configurations) shows the overhead; the large one
+  (``--big``, 40,000 configurations, warm; ``--big 0`` leaves it out) what the
+  cluster's fixed costs (the work shipped, each worker's first chunk, the last
+  chunks' tail) come to once a sweep is the size its users run (10^5–10^6);
 * a many-group evaluation: ``run_experiment`` (fts, hybrid, mmr) on the shipped
   dataset's groups, replayed from scratch (no replay cache) in each run;
 * a fleet simulation: ``simulate_summary`` of ``--users`` (40,000) × ``--days``
@@ -20,7 +23,7 @@ apart), with the results checked equal:
 
 The machines are shared: the load average is printed before and after.
 
-    python benchmarks/bench_dask.py [--workers 2] [--configs 10000] [--queries 0] [--json]
+    python benchmarks/bench_dask.py [--workers 2] [--configs 10000] [--big 40000] [--json]
 """
 
 from __future__ import annotations
@@ -153,6 +156,7 @@ def main() -> None:
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--configs", type=int, default=10_000)
     p.add_argument("--small", type=int, default=200)
+    p.add_argument("--big", type=int, default=40_000, help="a larger sweep, warm (0: none)")
     p.add_argument(
         "--queries", type=int, default=0, help="synthetic queries (0: the shipped dataset)"
     )
@@ -166,6 +170,7 @@ def main() -> None:
         rows = [
             bench_sweep(client, args.small, args.queries, args.workers),
             bench_sweep(client, args.configs, args.queries, args.workers, cold=True),
+            *([bench_sweep(client, args.big, args.queries, args.workers)] if args.big else []),
             bench_groups(client),
             bench_fleet(client, args.users, args.days, args.workers),
         ]
