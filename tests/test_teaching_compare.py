@@ -112,14 +112,14 @@ def test_mmr_on_the_near_duplicates(sep: Separation) -> None:
 
 def test_the_chinese_queries_on_a_trigram_index(sep: Separation) -> None:
     claim("The Chinese queries are gathered from a trigram index (the manifest's")
-    claim("`index.by_tag`): nDCG@10 0.51, against 0.24 when every query uses c0's")
+    claim("`index.by_tag`): nDCG@10 0.51, against 0.25 when every query uses c0's")
     indexes = sep.indexes.set_index("category")
     assert indexes.loc["cjk", "tokenizer"] == "trigram"
     assert set(indexes.drop(index="cjk")["tokenizer"]) == {"unicode61"}
     assert round(mean(sep.end_to_end, "fts", "nDCG@10", "cjk"), 2) == 0.51
     cjk = load_dataset("agent-memory").select(categories=["cjk"])
     unicode = run_experiment(prepare_dataset(cjk, tokenizer="unicode61"), ["fts"])
-    assert round(mean(unicode, "fts", "nDCG@10"), 2) == 0.24
+    assert round(mean(unicode, "fts", "nDCG@10"), 2) == 0.25
 
 
 def test_the_power_of_the_first_comparison(sep: Separation) -> None:
