@@ -12,13 +12,15 @@ piece runs the same wherever it runs.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
-from typing import Any, TypeVar
+from concurrent.futures import Executor, Future, as_completed
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:  # multiprocessing is imported when a pool starts, not before
+    from concurrent.futures import ProcessPoolExecutor
 
 R = TypeVar("R")
 
@@ -53,6 +55,9 @@ def process_pool(
     workers: int, initializer: Callable[..., None] | None = None, initargs: tuple[Any, ...] = ()
 ) -> ProcessPoolExecutor:
     """A pool of ``workers`` processes (each runs ``initializer(*initargs)`` once)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     context = multiprocessing.get_context("fork") if sys.platform == "linux" else None
     return ProcessPoolExecutor(
         max_workers=workers,

@@ -13,7 +13,10 @@ cleanup after the 300 s grace, index update with ``dream.memory_source``).
 Without Dream nothing but the index reads the working copy, so the files are
 kept in memory and indexed from there (the same bytes, checks and text as read
 back from disk; ``materialise`` writes them out for a caller that wants them):
-writing thousands of small files costs more than indexing them.
+writing thousands of small files costs more than indexing them. The index, too,
+is then an in-memory SQLite database (the same rows, ranks and results as an
+index file, without writing one): a replay needs memory for its group's files
+and their index, which the work directory is removed with anyway.
 
 Every session is its own process in c0, so the lock holds the PID of a
 finished process (``REPLAY_PID``: no process can have it); its mtime is the
@@ -34,14 +37,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from types import TracebackType
+from typing import TYPE_CHECKING, Any
 
 from memlab.datasets import Event, MemoryGroup
 from memlab.datasets.resolve import ChunkIndex
-from memlab.dream.gates import Trigger
-from memlab.dream.lock import MAX_PID, DreamLock
-from memlab.dream.offline import OfflineConsolidator
-from memlab.dream.run import DreamStatus, run_dream
-from memlab.dream.write import writer_for
 from memlab.embeddings.base import EmbeddingProvider, checked_embed
 from memlab.errors import EmbeddingError
 from memlab.eval.memory import Memory
@@ -49,14 +48,24 @@ from memlab.search.vector_batch import VectorMatrix
 from memlab.store import vectors
 from memlab.store.files import FileText, Skip, decode_memory_bytes
 from memlab.store.index import IndexedChunk
-from memlab.store.layout import LOCK_FILE, MEMORY_FILE, SESSIONS_DIR
+from memlab.store.layout import INDEX_FILE, LOCK_FILE, MEMORY_FILE, SESSIONS_DIR
 from memlab.store.store import MemoryStore
+
+if TYPE_CHECKING:  # memlab.dream is imported when a replay runs Dream, not before
+    from memlab.dream.lock import DreamLock
 
 log = logging.getLogger("memlab")
 
-# The PID written into the replay's Dream lock: larger than any PID a kernel hands
-# out, so it is never alive (a finished session), and the lock never blocks itself.
-REPLAY_PID = MAX_PID
+
+def __getattr__(name: str) -> Any:
+    """``REPLAY_PID``: the PID written into the replay's Dream lock — ``MAX_PID``, larger
+    than any PID a kernel hands out, so it is never alive (a finished session), and the
+    lock never blocks itself (read from ``memlab.dream.lock`` when asked for)."""
+    if name == "REPLAY_PID":
+        from memlab.dream.lock import MAX_PID
+
+        return MAX_PID
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -96,10 +105,12 @@ class GroupReplay:
             shutil.rmtree(work)
         root = work / "root"
         (root / group.workspace if group.workspace else root).mkdir(parents=True)
+        # an index file only when Dream runs (as _dream_lock); else in memory, like the files
+        dreams = memory.dream is not None and bool(group.workspace)
         self.store = MemoryStore.open(
             root,
             group.workspace,
-            index_path=work / "index.sqlite",
+            index_path=work / INDEX_FILE if dreams else ":memory:",
             config=memory.index,
             tokenizer=memory.index.tokenizer,
             embedder=embedder,
@@ -127,7 +138,9 @@ class GroupReplay:
         ws = self.layout.workspace_dir
         if self.memory.dream is None or ws is None:
             return None
-        return DreamLock(ws / LOCK_FILE, self.memory.dream.stale_lock_secs, pid=REPLAY_PID)
+        from memlab.dream.lock import MAX_PID, DreamLock
+
+        return DreamLock(ws / LOCK_FILE, self.memory.dream.stale_lock_secs, pid=MAX_PID)
 
     def __enter__(self) -> GroupReplay:
         return self
@@ -233,6 +246,11 @@ class GroupReplay:
         """SPEC §7.2: a (non-sub-agent) session ends → the gates, and maybe one run."""
         ws = self.layout.workspace_dir
         assert ws is not None and self._lock is not None and self.memory.dream is not None
+        from memlab.dream.gates import Trigger
+        from memlab.dream.offline import OfflineConsolidator
+        from memlab.dream.run import DreamStatus, run_dream
+        from memlab.dream.write import writer_for
+
         stem = PurePosixPath(event.path).stem
         write = writer_for(self.memory.dream)
 

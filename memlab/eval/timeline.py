@@ -32,7 +32,12 @@ from memlab.eval.memory import Memory
 from memlab.eval.replay import DreamRecord, GroupReplay
 from memlab.search import degraded
 from memlab.search.candidates import Knn, gather
-from memlab.search.candidates_batch import CandidateBatch, QueryCandidates, build_batch
+from memlab.search.candidates_batch import (
+    CandidateBatch,
+    CandidateRow,
+    QueryCandidates,
+    build_batch,
+)
 
 
 @dataclass
@@ -92,7 +97,7 @@ def replay_queries(
                     keywords=keywords,
                     knn=knn.get(q.query_id),
                 )
-                found.rows = [replace(r, text=memo.setdefault(r.text, r.text)) for r in found.rows]
+                found.rows = [_shared_text(r, memo) for r in found.rows]
                 product.candidates[q.query_id] = found
                 product.judgements[q.query_id] = judge_query(dataset, q, replay.chunks(), facts)
                 if tick is not None:
@@ -103,6 +108,13 @@ def replay_queries(
         product.events = replay.applied
     product.seconds = time.perf_counter() - start
     return product
+
+
+def _shared_text(row: CandidateRow, memo: dict[str, str]) -> CandidateRow:
+    """``row`` with the one string kept for its text (a copy only when an equal text was
+    kept before)."""
+    text = memo.setdefault(row.text, row.text)
+    return row if text is row.text else replace(row, text=text)
 
 
 def _moments(queries: list[Query]) -> list[tuple[float, list[Query]]]:

@@ -14,6 +14,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from memlab.cli import COMMAND_MODULES, COMMANDS
 from memlab.cli.args import MemlabParser
@@ -21,6 +22,7 @@ from tests.conftest import T0, WS, write
 from tests.eval.conftest import write_eval_dataset
 
 HEAVY = ("pandas", "scipy", "matplotlib", "ranx", "numba", "torch", "sentence_transformers")
+ON_DEMAND = ("memlab.dream", "multiprocessing")  # imported by the work that needs them
 PROBE = (
     "import json, sys\n"
     "from memlab.cli import main\n"
@@ -30,16 +32,24 @@ PROBE = (
     "    code = exc.code\n"
     f"heavy = {{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r})\n"
     "commands = [m for m in sys.modules if m.startswith('memlab.cli.')]\n"
-    "print(json.dumps([sorted(heavy), sorted(commands), code]), file=sys.stderr)\n"
+    f"lazy = [m for m in sys.modules if m.startswith({ON_DEMAND!r})]\n"
+    "print(json.dumps([sorted(heavy), sorted(commands), code, lazy]), file=sys.stderr)\n"
 )
+
+
+def probe(*argv: str) -> list[Any]:
+    """[heavy modules, ``memlab.cli.*`` modules, exit code, ``ON_DEMAND`` modules] of
+    ``memlab ARGV``."""
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, timeout=300
+    )
+    found: list[Any] = json.loads(out.stderr.strip().splitlines()[-1])
+    return found
 
 
 def loaded_modules(*argv: str) -> tuple[list[str], list[str], int | None]:
     """(heavy modules, ``memlab.cli.*`` modules, exit code) of ``memlab ARGV``."""
-    out = subprocess.run(
-        [sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, timeout=300
-    )
-    heavy, commands, code = json.loads(out.stderr.strip().splitlines()[-1])
+    heavy, commands, code, _ = probe(*argv)
     return heavy, commands, code
 
 
@@ -84,3 +94,15 @@ def test_eval_imports_its_own_command_module_only(tmp_path: Path) -> None:
     others = {m for m in COMMAND_MODULES if m != "memlab.cli.evaluate"}
     assert "memlab.cli.evaluate" in commands and not others & set(commands)
     assert set(COMMAND_MODULES) <= set(loaded_modules("--help")[1])  # help lists them all
+
+
+def test_eval_without_dream_imports_no_dream_module_and_no_process_pool(tmp_path: Path) -> None:
+    """``memlab.dream`` is imported by a replay that runs Dream, ``multiprocessing`` by a
+    process pool; an eval in this process without Dream needs neither."""
+    dataset = write_eval_dataset(tmp_path / "ds")
+    work = str(tmp_path / "work")
+    argv = ("eval", str(dataset), "--quiet", "--work", work)
+    _, _, code, lazy = probe(*argv, "--dream", "off")
+    assert code == 0 and lazy == []
+    _, _, code, lazy = probe(*argv, "--dream", "on")
+    assert code == 0 and "memlab.dream.run" in lazy  # the probe sees them when they load

@@ -132,6 +132,7 @@ def test_the_lock_holds_a_dead_pid_stamped_with_logical_time(dreamy: Prepared) -
         assert lock.stat().st_mtime == T0 + 4 * DAY
         memory = store.layout.workspace_dir / "MEMORY.md"  # type: ignore[operator]
         assert memory.stat().st_mtime == T0 + 4 * DAY and "Kafka version: 1.0" in memory.read_text()
+        assert store.index.path is not None  # with Dream, the replay's index is a file
 
 
 def test_ranking_with_dream_equals_search_at_each_time(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from memlab.eval.experiment import run_experiment
 from memlab.eval.prepare import Prepared, prepare
 from memlab.search.pipeline import search
 from memlab.search.ranking import rank_batch
+from memlab.store.store import MemoryStore
 from memlab.sweep import Sweep
 from tests.datasets.v2fixture import DAY, LOG_A1, LOG_A2, T0, write_timeline_mini
 
@@ -126,6 +127,21 @@ def test_the_replay_is_cached_and_never_touches_the_dataset(tmp_path: Path, mini
     assert again.batch(60).query_ids == mini.batch(60).query_ids
     assert list(mini.work_dir.glob("*.pkl"))
     assert {p: p.read_bytes() for p in mini.dataset.path.rglob("*") if p.is_file()} == files
+
+
+def test_without_dream_the_replay_indexes_in_memory_what_its_files_give(
+    tmp_path: Path, mini: Prepared
+) -> None:
+    q = max(mini.dataset.queries, key=lambda q: q.as_of)
+    with mini.store_at(q.group, q.as_of) as store:
+        assert store.index.path is None  # no index file is written
+        assert not list(store.layout.root.rglob("*.sqlite*"))
+        ours = [(c.chunk_id, c.text, c.hash, c.source) for c in store.index.chunks()]
+        root, ws = store.layout.root, store.layout.workspace
+        with MemoryStore.open(root, ws, index_path=tmp_path / "i.sqlite") as disk:
+            disk.sync(q.as_of)
+            theirs = [(c.chunk_id, c.text, c.hash, c.source) for c in disk.index.chunks()]
+    assert ours and ours == theirs
 
 
 def test_nugget_measures_score_the_queries_judged_with_nuggets(mini: Prepared) -> None:
