@@ -6,7 +6,7 @@ shared) and on a ``LocalCluster`` (``memlab.cluster.connect("local:N")``; its st
 apart), with the results checked equal:
 
 * a sweep: ``--configs`` (10,000) random configurations on the shipped dataset's
-  960 queries (``--queries N``: a synthetic timeline of N queries instead), candidates
+  1,533 queries (``--queries N``: a synthetic timeline of N queries instead), candidates
   gathered once before the runs (the scoring is what is spread); every run starts
   without a scorer built in this process (``forget_scorer``), so the forked pool
   does not inherit one. The cluster is timed warm (started before, as a notebook

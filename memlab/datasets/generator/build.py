@@ -36,22 +36,22 @@ CATEGORIES = {
     "cjk": "cjk",
     "abstention": "abs",
 }
-NEAR_MISSES = 57
+NEAR_MISSES = 94
 RESERVED = 30  # (component, kind) pairs per workspace kept free for near-misses
 
 
 def _categories(ctx: Ctx) -> None:
-    cat_prefs.add_preferences(ctx, crowded=15, appended=3)
-    cat_kinds.add_cjk(ctx, 67)
-    cat_kinds.add_evergreen_crowded(ctx, 105)
-    cat_changes.add_updates(ctx, 90)
-    cat_changes.add_temporal(ctx, 70)
-    cat_multi.add_kind_pairs(ctx, 40)
-    cat_failures.add_cause_fix(ctx, 30)
-    cat_failures.add_duplicates(ctx, 50)
-    cat_failures.add_incidents(ctx, 40)
-    cat_kinds.add_plain(ctx, "paraphrase", 90)
-    cat_kinds.add_plain(ctx, "fact", 160)
+    cat_prefs.add_preferences(ctx, crowded=25, appended=3)
+    cat_kinds.add_cjk(ctx, 110)
+    cat_kinds.add_evergreen_crowded(ctx, 173)
+    cat_changes.add_updates(ctx, 149)
+    cat_changes.add_temporal(ctx, 116)
+    cat_multi.add_kind_pairs(ctx, 66)
+    cat_failures.add_cause_fix(ctx, 50)
+    cat_failures.add_duplicates(ctx, 83)
+    cat_failures.add_incidents(ctx, 66)
+    cat_kinds.add_plain(ctx, "paraphrase", 149)
+    cat_kinds.add_plain(ctx, "fact", 264)
 
 
 def _render(ctx: Ctx, rng: random.Random) -> list[Write]:

@@ -25,6 +25,7 @@ from memlab.datasets.generator.values import Value
 from memlab.datasets.generator.world import END, Workspace
 
 SPREAD = 90 * DAY  # the longest time between two versions
+VERSION_TRIES = 500  # gap draws before a change's versions are given up
 
 
 def value_family(ctx: Ctx, kind: Kind, ws: Workspace, comp: str, n: int) -> list[Value]:
@@ -44,13 +45,16 @@ def _distinct_session(taken: list[Slot]) -> Callable[[Slot], bool]:
     return lambda s: s.session is not None and id(s.session) in sessions
 
 
-def _versions(ctx: Ctx, ws: Workspace, n: int, evergreen_first: bool) -> tuple[list[Slot], float]:
-    """Slots of ``n`` versions in time order (5–90 days apart) and the query's gap."""
+def _versions(
+    ctx: Ctx, ws: Workspace, n: int, evergreen_first: bool
+) -> tuple[list[Slot], float] | None:
+    """Slots of ``n`` versions in time order (5–90 days apart) and the query's gap (None
+    when ``VERSION_TRIES`` draws find none, e.g. a ``MEMORY.md`` with no room left)."""
     rng = ctx.rng
     sessions = ctx.session_slots(ws.group)
     # With the first version in MEMORY.md the newest follows it within reach (no gap bias).
     reach = ctx.documented(ws.group)[0].at + (n - 1) * SPREAD if evergreen_first else END
-    while True:
+    for _ in range(VERSION_TRIES):
         gap = draw_gap(rng)
         latest = min(END - gap, reach)
         newest = ctx.pick_slot(sessions, latest=latest, earliest=ws.first_session + 30 * DAY)
@@ -72,6 +76,7 @@ def _versions(ctx: Ctx, ws: Workspace, n: int, evergreen_first: bool) -> tuple[l
             chosen.insert(0, slot)
         if len(chosen) == n:
             return chosen, gap
+    return None
 
 
 def add_updates(ctx: Ctx, count: int) -> None:
@@ -88,7 +93,10 @@ def _update(ctx: Ctx, i: int) -> bool:
     n = 3 if rng.random() < 0.35 else 2
     evergreen_first = rng.random() < 0.3
     values = value_family(ctx, kind, ws, comp, n)
-    slots, gap = _versions(ctx, ws, n, evergreen_first)
+    placed = _versions(ctx, ws, n, evergreen_first)
+    if placed is None:
+        return False
+    slots, gap = placed
     facts: list[Fact] = []
     for j, (slot, value) in enumerate(zip(slots, values, strict=True)):
         fields = value.fields(comp)

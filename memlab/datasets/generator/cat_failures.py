@@ -56,13 +56,14 @@ PAIR_ASKS = (
 )
 
 
-def trace(rng: random.Random, failure: Failure, comp: str) -> tuple[str, ...]:
-    """A fenced stack trace of ``failure`` in ``comp`` (its frames drawn once)."""
+def trace(rng: random.Random, failure: Failure, comp: str, project: str) -> tuple[str, ...]:
+    """A fenced stack trace of ``failure`` in ``comp`` of ``project`` (its frames drawn once)."""
     lines: list[str] = []
     for frame in failure.frames:
         lines.append(
             frame.format(
                 comp=comp,
+                project=project,
                 file=rng.choice(FILES[failure.lang]),
                 fn=rng.choice(FUNCS[failure.lang]),
                 n=rng.randint(12, 480),
@@ -118,7 +119,7 @@ def _fix_line(ctx: Ctx, failure: Failure, comp: str, named: bool = True) -> tupl
 
 
 def _dup_workspace(ctx: Ctx) -> Workspace:
-    return ctx.rng.choices(WORKSPACES, (0.45, 0.35, 0.2))[0]
+    return ctx.rng.choices(WORKSPACES, (0.27, 0.21, 0.12, 0.2, 0.2))[0]
 
 
 def _copy_sessions(ctx: Ctx, ws: Workspace, k: int, gap: float) -> list[Session] | None:
@@ -144,7 +145,7 @@ def _duplicate(ctx: Ctx, i: int) -> bool:
     if picked is None or copies is None:
         return False
     comp, failure = picked
-    block = _with_log(trace(rng, failure, comp), comp, rng.randint(2, 4))
+    block = _with_log(trace(rng, failure, comp, ws.group), comp, rng.randint(2, 4))
     follow = rng.choice(FOLLOW_UPS)
     targets = []
     for j, session in enumerate(copies):
@@ -207,7 +208,7 @@ def _incident(ctx: Ctx, i: int) -> bool:
         "Debugging notes",
         f"inc:{i}",
         group=ws.group,
-        after=trace(rng, failure, comp),
+        after=trace(rng, failure, comp, ws.group),
         comp=comp,
     )
     fields = {"comp": comp, "name": failure.name, "job": failure.job}
@@ -257,7 +258,7 @@ def _cause_fix(ctx: Ctx, i: int) -> bool:
         "Debugging notes",
         f"pair:{i}",
         group=ws.group,
-        after=trace(rng, failure, comp),
+        after=trace(rng, failure, comp, ws.group),
         comp=comp,
     )
     action, ident = _fix(ctx, failure, comp)

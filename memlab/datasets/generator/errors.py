@@ -18,19 +18,19 @@ class Failure:
     lang: str
     name: str  # how notes and questions name it ("ECONNRESET", "KeyError")
     header: str  # the first line of the trace
-    frames: tuple[str, ...]  # {comp} {file} {fn} {n} {m} placeholders
+    frames: tuple[str, ...]  # {comp} {project} {file} {fn} {n} {m} placeholders
     job: str  # "{comp} {job} failed" — what was running
     causes: tuple[str, ...]
     actions: tuple[tuple[str, str], ...]  # (action with {id}, id pattern with {c} {C} {w} {W})
 
 
 _TS = "services/{comp}/src/{file}.ts:{n}:{m}"
-_PY = '  File "/app/tidepool/{comp}/{file}.py", line {n}, in {fn}'
-_GO = "github.com/dev/beacon/internal/{comp}.{fn}(...)\n\t/src/internal/{comp}/{file}.go:{n} +0x{m}"
+_PY = '  File "/app/{project}/{comp}/{file}.py", line {n}, in {fn}'
+_GO = "github.com/dev/{project}/internal/{comp}.{fn}(...)\n\t/src/internal/{comp}/{file}.go:{n} +0x{m}"
 
 # fmt: off
 FAILURES: tuple[Failure, ...] = (
-    # --- TypeScript (ledgerline) ---
+    # --- TypeScript (ledgerline, quarry) ---
     Failure("econnreset", "ts", "ECONNRESET", "Error: read ECONNRESET", ("    at TLSWrap.onStreamRead (node:internal/stream_base_commons:217:20)", "    at Client.request (" + _TS + ")", "    at async {fn} (" + _TS + ")"), "sync job", ("keep-alive sockets reused after the upstream had closed them", "the load balancer dropping idle connections after 60 seconds"), (("shortened the agent keep-alive with `{id}`", "{c}.keepAlive{W}Ms"), ("retrying idempotent requests once through `{id}()`", "retry{C}{W}Once"))),
     Failure("epipe", "ts", "EPIPE", "Error: write EPIPE", ("    at afterWriteDispatched (node:internal/stream_base_commons:160:15)", "    at Socket._writeGeneric (node:net:952:11)", "    at {fn} (" + _TS + ")"), "delivery worker", ("writing to a socket the partner had already closed", "a proxy closing the connection during large uploads"), (("checking the socket with `{id}()` before writing", "ensure{C}{W}Writable"), ("streaming the body through `{id}` instead of buffering", "{c}{W}Stream"))),
     Failure("typeerror", "ts", "TypeError", "TypeError: Cannot read properties of undefined (reading 'amount')", ("    at {fn} (" + _TS + ")", "    at Array.map (<anonymous>)", "    at async handler (" + _TS + ")"), "settlement run", ("a partial refund arriving before its capture", "an optional line item missing from old invoices"), (("guarding the missing line with `{id}()`", "require{C}{W}Line"), ("defaulting absent amounts in `{id}`", "{c}{W}Defaults"))),
@@ -39,8 +39,8 @@ FAILURES: tuple[Failure, ...] = (
     Failure("uniqueviolation", "ts", "unique_violation", "error: duplicate key value violates unique constraint \"payments_idempotency_key_key\"", ("    at Parser.parseErrorMessage (node_modules/pg-protocol/src/parser.ts:369:69)", "    at {fn} (" + _TS + ")"), "import", ("two workers claiming the same idempotency key", "a retried request racing its original"), (("taking an advisory lock in `{id}()` first", "lock{C}{W}Key"), ("switching the insert to ON CONFLICT DO NOTHING via `{id}`", "{c}{W}Upsert"))),
     Failure("etimedout", "ts", "ETIMEDOUT", "Error: connect ETIMEDOUT 10.0.3.17:5432", ("    at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1595:16)", "    at {fn} (" + _TS + ")"), "migration job", ("the connection pool exhausted by a long-running report query", "a security group change blocking the new subnet"), (("capping the pool per worker with `{id}`", "{c}{W}PoolMax"), ("moving the report query to the replica through `{id}()`", "use{C}{W}Replica"))),
     Failure("jsonsyntax", "ts", "SyntaxError", "SyntaxError: Unexpected token < in JSON at position 0", ("    at JSON.parse (<anonymous>)", "    at {fn} (" + _TS + ")"), "partner callback", ("an HTML error page from the partner parsed as JSON", "a maintenance page served by the CDN"), (("checking the content type in `{id}()` before parsing", "parse{C}{W}Json"), ("treating non-JSON replies as retryable via `{id}`", "{c}{W}NonJson"))),
-    # --- Python (tidepool) ---
-    Failure("keyerror", "py", "KeyError", "KeyError: 'customer_id'", (_PY, "    row = batch[key]", "  File \"/app/tidepool/common/rows.py\", line {m}, in get", "    return self._data[name]"), "nightly DAG", ("a source table renaming its customer column", "late-arriving rows without the join key"), (("mapping old column names in `{id}`", "{c}_{w}_renames"), ("dropping rows without keys in `{id}()`", "drop_{c}_{w}_orphans"))),
+    # --- Python (tidepool, marigold) ---
+    Failure("keyerror", "py", "KeyError", "KeyError: 'customer_id'", (_PY, "    row = batch[key]", "  File \"/app/{project}/common/rows.py\", line {m}, in get", "    return self._data[name]"), "nightly DAG", ("a source table renaming its customer column", "late-arriving rows without the join key"), (("mapping old column names in `{id}`", "{c}_{w}_renames"), ("dropping rows without keys in `{id}()`", "drop_{c}_{w}_orphans"))),
     Failure("memoryerror", "py", "MemoryError", "MemoryError: Unable to allocate 7.45 GiB for an array with shape (999424, 1000)", (_PY, "    frame = frame.to_numpy()", "  File \"/usr/local/lib/python3.12/site-packages/pandas/core/frame.py\", line {m}, in to_numpy"), "feature build", ("materialising the full partition into memory", "a join exploding on duplicated keys"), (("streaming partitions through `{id}()`", "iter_{c}_{w}_chunks"), ("deduplicating keys before the join in `{id}`", "{c}_{w}_dedupe"))),
     Failure("pgclosed", "py", "OperationalError", "sqlalchemy.exc.OperationalError: (psycopg.OperationalError) server closed the connection unexpectedly", (_PY, "    session.execute(stmt)", "  File \"/usr/local/lib/python3.12/site-packages/sqlalchemy/orm/session.py\", line {m}, in execute"), "sync task", ("idle connections killed by PgBouncer after ten minutes", "the database failover during maintenance"), (("enabling pool_pre_ping through `{id}`", "{c}_{w}_pre_ping"), ("recycling connections in `{id}()`", "recycle_{c}_{w}_pool"))),
     Failure("arrowinvalid", "py", "ArrowInvalid", "pyarrow.lib.ArrowInvalid: Float value 3.5 was truncated converting to int64", (_PY, "    table = pa.Table.from_pandas(frame, schema=schema)", "  File \"pyarrow/table.pxi\", line {m}, in pyarrow.lib.Table.from_pandas"), "export", ("a score column typed as int64 in the schema", "a vendor sending fractional quantities"), (("declaring the column as float64 in `{id}`", "{c}_{w}_schema"), ("casting with `{id}()` before writing", "cast_{c}_{w}_scores"))),

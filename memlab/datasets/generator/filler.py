@@ -119,7 +119,7 @@ def _filler_trace(ctx: Ctx, ws: Workspace, slot: Slot) -> None:
         return
     comp, failure = picked
     lead = f"Saw this in {comp} while testing something else; not ours, left it alone."
-    slot.extra.append(("Debugging notes", (lead, *trace(ctx.rng, failure, comp))))
+    slot.extra.append(("Debugging notes", (lead, *trace(ctx.rng, failure, comp, ws.group))))
 
 
 def add_filler(ctx: Ctx) -> None:

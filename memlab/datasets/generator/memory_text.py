@@ -8,7 +8,7 @@ from memlab.datasets.generator.model import MemoryFile
 GLOBAL_TITLE = "Global memory"
 GLOBAL_INTRO = "Cross-project preferences of the user and notes about their machine."
 ABOUT = (
-    "I'm Sam, a backend developer working on three projects: ledgerline (the day job), tidepool (two days a week) and beacon (a side project in the evenings).",
+    "I'm Sam, a backend developer working on five projects: ledgerline (the day job), tidepool (two days a week), beacon (a side project in the evenings), marigold (a contract for a clinic network) and quarry (a friend's outdoor-gear shop, some weekends too).",
     "Memory here applies to every project; project details live in each project's MEMORY.md.",
 )
 
@@ -49,6 +49,30 @@ DESCRIPTIONS = {
         "canary": "staged OTA rollouts",
         "keystore": "device keys and signing",
     },
+    "marigold": {
+        "booking": "appointment booking API used by the patient app and the front desk",
+        "calendar": "clinician calendars, opening hours and holidays",
+        "reminders": "SMS and email reminders before appointments",
+        "patients": "patient profiles and their contact details",
+        "intake": "intake questionnaires filled in before the first visit",
+        "insurance": "insurance eligibility checks and claims",
+        "telehealth": "video consultations and their room tokens",
+        "waitlist": "waitlist offers when a slot frees up",
+        "invoicing": "invoices for self-paying patients",
+        "audit": "audit trail of every access to patient data",
+    },
+    "quarry": {
+        "storefront": "the Next.js shop front, product and category pages",
+        "checkout": "checkout flow and the card payment step",
+        "cart": "carts of guests and signed-in customers",
+        "inventory": "stock levels synced from the warehouse system",
+        "search": "product search and facets on Meilisearch",
+        "orders": "order lifecycle from paid to delivered",
+        "shipping": "shipping rates and labels from the carriers",
+        "returns": "return requests and refunds to customers",
+        "promotions": "promo codes, bundles and seasonal sales",
+        "reviews": "product reviews and their moderation",
+    },
 }
 
 COMMANDS = {
@@ -69,6 +93,18 @@ COMMANDS = {
         "make up           # NATS, TimescaleDB and a fake device fleet",
         "golangci-lint run",
         "go run ./cmd/devsim --devices 50",
+    ),
+    "marigold": (
+        "uv sync",
+        "make up           # Postgres, Redis and a Celery worker in docker compose",
+        "uv run python manage.py migrate",
+        "uv run pytest -x",
+    ),
+    "quarry": (
+        "pnpm install",
+        "pnpm dev          # storefront and API with a seeded catalogue",
+        "pnpm lint && pnpm typecheck",
+        "pnpm test:e2e",
     ),
 }
 

@@ -34,7 +34,8 @@ LAST_SESSION_DAY = END - 2 * DAY
 SESSION_SLOT_CAPACITY = 3
 APPEND_CAPACITY = 2
 INITIAL_CAPACITY = 100
-APPENDS = {"ledgerline": 8, "tidepool": 7, "beacon": 6, None: 14}  # None: the global file
+# None: the global file
+APPENDS = {"ledgerline": 8, "tidepool": 7, "beacon": 6, "marigold": 7, "quarry": 7, None: 22}
 
 
 def _weekday(t: float) -> int:

@@ -86,15 +86,15 @@ def _thing(vs: Values, ws: Workspace, comp: str, value: Value) -> Value:
     return Value(value.text, value.unique, {"thing": vs.rng.choice(ws.things)})
 
 
-_TEST = {
-    "ts": lambda vs, c: f"pnpm --filter @ll/{c} test:{vs.word()}",
-    "py": lambda vs, c: f"pytest tests/{c} -m {vs.word()}",
-    "go": lambda vs, c: f"go test ./internal/{c}/... -run {vs.word().capitalize()}",
+_TEST: dict[str, Callable[[Values, Workspace, str], str]] = {
+    "ts": lambda vs, ws, c: f"pnpm --filter @{ws.prefix}/{c} test:{vs.word()}",
+    "py": lambda vs, ws, c: f"pytest tests/{c} -m {vs.word()}",
+    "go": lambda vs, ws, c: f"go test ./internal/{c}/... -run {vs.word().capitalize()}",
 }
-_DEPLOY = {
-    "ts": lambda vs, c: f"llctl deploy {c} --{vs.word()}",
-    "py": lambda vs, c: f"tpctl release {c} --{vs.word()}",
-    "go": lambda vs, c: f"beacon-ops ship {c} --{vs.word()}",
+_DEPLOY: dict[str, Callable[[Values, Workspace, str], str]] = {
+    "ts": lambda vs, ws, c: f"{ws.prefix}ctl deploy {c} --{vs.word()}",
+    "py": lambda vs, ws, c: f"{ws.prefix}ctl release {c} --{vs.word()}",
+    "go": lambda vs, ws, c: f"{ws.group}-ops ship {c} --{vs.word()}",
 }
 _EXT = {"ts": "yaml", "py": "toml", "go": "hcl"}
 
@@ -129,7 +129,7 @@ MAKERS: dict[str, Callable[[Values, Workspace, str], Value]] = {
     "runbook": _u(lambda vs, ws, c: f"docs/runbooks/{c}-{vs.word()}.md"),
     "config": _u(lambda vs, ws, c: f"config/{c}/{vs.word()}.{_EXT[ws.lang]}"),
     "envvar": _u(lambda vs, ws, c: f"{c.upper()}_{vs.word().upper()}_DSN"),
-    "testcmd": _u(lambda vs, ws, c: _TEST[ws.lang](vs, c)),
+    "testcmd": _u(lambda vs, ws, c: _TEST[ws.lang](vs, ws, c)),
     "logs": _u(lambda vs, ws, c: f"logs-{ws.prefix}-{c}-{vs.word()}"),
     "topic": _u(lambda vs, ws, c: f"{ws.prefix}.{c}.{vs.word()}.v{vs.rng.randint(1, 4)}"),
     "table": lambda vs, ws, c: _thing(
@@ -147,5 +147,5 @@ MAKERS: dict[str, Callable[[Values, Workspace, str], Value]] = {
     "region": _n(lambda vs, ws, c: vs.rng.choice(REGIONS)),
     "bucket": _u(lambda vs, ws, c: f"{ws.prefix}-{c}-{vs.word()}-exports"),
     "version": _version,
-    "deploy": _u(lambda vs, ws, c: _DEPLOY[ws.lang](vs, c)),
+    "deploy": _u(lambda vs, ws, c: _DEPLOY[ws.lang](vs, ws, c)),
 }

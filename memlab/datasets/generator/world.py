@@ -1,11 +1,14 @@
-"""The generated world: one developer, three projects (workspaces), their people and timeline.
+"""The generated world: one developer, five projects (workspaces), their people and timeline.
 
-All three workspaces live under one memory root with one global ``MEMORY.md``
+All five workspaces live under one memory root with one global ``MEMORY.md``
 (SPEC §1); each is its own group with its own index. They differ in domain,
 language and rhythm: ``ledgerline`` (a TypeScript payments monorepo, most days,
 often twice a day), ``tidepool`` (a Python data/ML platform, a few days a week,
-some notes in Chinese from the team in Shanghai) and ``beacon`` (a Go IoT
-telemetry side project, evenings and weekends).
+some notes in Chinese from the team in Shanghai), ``beacon`` (a Go IoT
+telemetry side project, evenings and weekends), ``marigold`` (a Python clinic
+booking backend for a contract client, some notes in Chinese from the team in
+Taipei) and ``quarry`` (a TypeScript storefront and order system of an online
+outdoor-gear shop).
 """
 
 from __future__ import annotations
@@ -223,6 +226,123 @@ WORKSPACES: tuple[Workspace, ...] = (
         hours=(19, 21),
         zh_share=0.0,
         prefix="bc",
+    ),
+    Workspace(
+        group="marigold",
+        src="/home/dev/src/marigold",
+        lang="py",
+        title="marigold",
+        intro="Project memory for marigold, the clinic booking backend (Python 3.12, Django 5, "
+        "Celery, Postgres, Redis). Apps live in `apps/<name>`, settings in `config/`.",
+        comps=(
+            "booking",
+            "calendar",
+            "reminders",
+            "patients",
+            "intake",
+            "insurance",
+            "telehealth",
+            "waitlist",
+            "invoicing",
+            "audit",
+        ),
+        people=(
+            "Chen Yi-Ting",
+            "Marcus Webb",
+            "Lucia Romano",
+            "Huang Jun",
+            "Sofia Lindqvist",
+            "Amir Karimi",
+            "Nadia Petrenko",
+        ),
+        things=(
+            "appointment slots",
+            "patient records",
+            "reminder templates",
+            "eligibility claims",
+            "questionnaire answers",
+            "clinician rosters",
+            "video room tokens",
+        ),
+        libs=("django", "celery", "psycopg", "redis-py", "httpx", "drf-spectacular", "structlog"),
+        topics=(
+            "double bookings",
+            "time zones",
+            "reminder delivery",
+            "consent forms",
+            "slow queries",
+            "audit trail",
+            "flaky Celery tasks",
+            "insurance rules",
+            "access control",
+            "release prep",
+        ),
+        memory_created=utc_seconds(2026, 1, 19, 9),
+        first_session=utc_seconds(2026, 1, 20),
+        weekday=(0.42, 0.43, 0.15),
+        weekend=(1.0,),
+        hours=(9, 17),
+        zh_share=0.2,
+        prefix="mg",
+    ),
+    Workspace(
+        group="quarry",
+        src="/home/dev/src/quarry",
+        lang="ts",
+        title="quarry",
+        intro="Project memory for quarry, the storefront and order system of an online "
+        "outdoor-gear shop (TypeScript, Next.js, NestJS, Postgres, Meilisearch). "
+        "Services live in `services/<name>`.",
+        comps=(
+            "storefront",
+            "checkout",
+            "cart",
+            "inventory",
+            "search",
+            "orders",
+            "shipping",
+            "returns",
+            "promotions",
+            "reviews",
+        ),
+        people=(
+            "Hanna Virtanen",
+            "Diego Morales",
+            "Zainab Bello",
+            "Oscar Lindgren",
+            "Rosa Delgado",
+            "Kai Nakamura",
+            "Ben Carter",
+        ),
+        things=(
+            "product listings",
+            "stock levels",
+            "guest baskets",
+            "carrier labels",
+            "promo codes",
+            "order snapshots",
+            "synonym lists",
+        ),
+        libs=("next", "@nestjs/core", "prisma", "meilisearch", "pino", "zod", "bullmq"),
+        topics=(
+            "checkout errors",
+            "stock sync",
+            "search relevance",
+            "page speed",
+            "shipping rates",
+            "returns flow",
+            "promotions",
+            "caching",
+            "accessibility",
+            "flaky e2e tests",
+        ),
+        memory_created=utc_seconds(2026, 2, 2, 10),
+        first_session=utc_seconds(2026, 2, 2),
+        weekday=(0.38, 0.42, 0.2),
+        weekend=(0.8, 0.2),
+        hours=(10, 18),
+        zh_share=0.0,
+        prefix="qy",
     ),
 )
 

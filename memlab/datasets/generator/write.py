@@ -21,7 +21,7 @@ from memlab.datasets.writer import DatasetWriter
 NAME = "agent-memory"
 DESCRIPTION = (
     "Seven months of a developer's coding-agent memory: one memory root with a global "
-    "MEMORY.md and three workspaces (MEMORY.md growing by the user's appends, session logs "
+    "MEMORY.md and five workspaces (MEMORY.md growing by the user's appends, session logs "
     "growing by flushes and ending), replayed as a timeline with Dream at session ends. "
     "Queries carry their own time: plain facts, paraphrases, knowledge updates (newest "
     "wins), temporal questions, multi-note answers (nuggets), preferences, evergreen answers "
