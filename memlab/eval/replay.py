@@ -19,7 +19,7 @@ index file, without writing one): a replay needs memory for its group's files
 and their index, which the work directory is removed with anyway.
 
 Every session is its own process in c0, so the lock holds the PID of a
-finished process (``REPLAY_PID``: no process can have it); its mtime is the
+finished process (``memlab.dream.lock.MAX_PID``: no process can have it); its mtime is the
 logical time. Nothing here reads the wall clock.
 
 ``advance(t)`` applies every event with ``at <= t``; ``refresh`` reads back the
@@ -37,7 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from memlab.datasets import Event, MemoryGroup
 from memlab.datasets.resolve import ChunkIndex
@@ -55,17 +55,6 @@ if TYPE_CHECKING:  # memlab.dream is imported when a replay runs Dream, not befo
     from memlab.dream.lock import DreamLock
 
 log = logging.getLogger("memlab")
-
-
-def __getattr__(name: str) -> Any:
-    """``REPLAY_PID``: the PID written into the replay's Dream lock — ``MAX_PID``, larger
-    than any PID a kernel hands out, so it is never alive (a finished session), and the
-    lock never blocks itself (read from ``memlab.dream.lock`` when asked for)."""
-    if name == "REPLAY_PID":
-        from memlab.dream.lock import MAX_PID
-
-        return MAX_PID
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)

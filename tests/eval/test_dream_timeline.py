@@ -8,13 +8,13 @@ import pytest
 
 from memlab.config import DreamConfig, SearchConfig
 from memlab.datasets import DatasetWriter, load_dataset
+from memlab.dream.lock import MAX_PID as REPLAY_PID  # the PID a replay's lock holds
 from memlab.dream.lock import pid_alive
 from memlab.embeddings.hashing import HashEmbedder
 from memlab.eval.experiment import run_experiment
 from memlab.eval.memory import Memory, memory_for
 from memlab.eval.prepare import Prepared, prepare
 from memlab.eval.reachability import reachability, relevant_chunks
-from memlab.eval.replay import REPLAY_PID
 from memlab.eval.runs import Run
 from memlab.search.pipeline import search
 from memlab.search.ranking import rank_batch
