@@ -1,5 +1,6 @@
-"""The vectorised simulator equals, run for run, an event-by-event reference that calls
-Dream's own gate, input, lock and response functions (``memlab.dream.sim.reference``)."""
+"""The vectorised simulator and the compiled one (``sim.kernel``, which ``simulate`` runs)
+equal, run for run, an event-by-event reference that calls Dream's own gate, input, lock
+and response functions (``memlab.dream.sim.reference``)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from memlab.config import DreamConfig
 from memlab.dream.gates import periodic_check_times
 from memlab.dream.sim import load_events
 from memlab.dream.sim.engine import simulate_trace
+from memlab.dream.sim.kernel import simulate_trace_compiled
 from memlab.dream.sim.params import SimParams
 from memlab.dream.sim.reference import reference_trace
 from memlab.dream.sim.sessions import generate_sessions
@@ -47,17 +49,27 @@ def random_case(seed: int) -> tuple[SimParams, DreamConfig]:
 def assert_equal_runs(params: SimParams, config: DreamConfig, sessions: object = None) -> int:
     s = generate_sessions(params) if sessions is None else sessions
     trace = build_trace(s, config, params)  # type: ignore[arg-type]
-    fast, fast_counters = simulate_trace(trace, config, params)
     slow, slow_counters = reference_trace(trace, config, params)
-    order = np.argsort(fast["trigger"], kind="stable")
-    for column in COLUMNS:
-        np.testing.assert_array_equal(
-            np.asarray(fast[column], dtype=float)[order],
-            np.asarray(slow[column], dtype=float),
-            err_msg=f"column {column}",
-        )
-    for name, values in fast_counters.items():
-        np.testing.assert_array_equal(values, slow_counters[name], err_msg=f"counter {name}")
+    vectorised, vectorised_counters = simulate_trace(trace, config, params)
+    order = np.argsort(vectorised["trigger"], kind="stable")
+    vectorised = {c: v[order] for c, v in vectorised.items()}
+    compiled, compiled_counters = simulate_trace_compiled(trace, config, params)
+    for name, fast, counters in (("vectorised", vectorised, vectorised_counters),
+                                 ("compiled", compiled, compiled_counters)):  # fmt: skip
+        for column in COLUMNS:
+            np.testing.assert_array_equal(
+                np.asarray(fast[column], dtype=float),
+                np.asarray(slow[column], dtype=float),
+                err_msg=f"{name}: column {column}",
+            )
+        assert set(counters) == set(slow_counters)
+        for counter, values in counters.items():
+            np.testing.assert_array_equal(
+                values, slow_counters[counter], err_msg=f"{name}: counter {counter}"
+            )
+    for column in COLUMNS:  # the same values and types: the compiled engine replaces the other
+        assert compiled[column].dtype == vectorised[column].dtype, column
+        np.testing.assert_array_equal(compiled[column], vectorised[column], err_msg=column)
     return len(slow["user"])
 
 

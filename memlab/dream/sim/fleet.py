@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from memlab.config import DreamConfig, with_overrides
-from memlab.dream.sim.engine import simulate_trace
+from memlab.dream.sim.kernel import simulate_trace_compiled
 from memlab.dream.sim.params import SimParams
 from memlab.dream.sim.sessions import Sessions, generate_sessions
 from memlab.dream.sim.state import COUNTERS, OUTCOMES
@@ -90,9 +90,7 @@ def simulate_block(
     if s is None:
         s = generate_sessions(params, first, min(BLOCK_USERS, params.users - first))
     trace = build_trace(s, config, params, first)
-    cols, count = simulate_trace(trace, config, params)
-    order = np.argsort(cols["trigger"], kind="stable")
-    cols = {c: v[order] for c, v in cols.items()}
+    cols, count = simulate_trace_compiled(trace, config, params)  # in trigger order
     cols["user"] = cols["user"] + first
     count = {
         **count,

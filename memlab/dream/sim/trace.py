@@ -87,8 +87,11 @@ class Trace:
         if self.latency_mean <= 0 or self.latency_sigma <= 0:
             return np.full(shape, max(self.latency_mean, 0.0))
         g = self.key(k)
-        u1, u2 = 1.0 - hashed_uniform(self.seed, 1, g), hashed_uniform(self.seed, 2, g)
-        z = np.sqrt(-2.0 * np.log(u1)) * np.cos(2.0 * np.pi * u2)
+        return self.lognormal(hashed_uniform(self.seed, 1, g), hashed_uniform(self.seed, 2, g))
+
+    def lognormal(self, h1: F64, h2: F64) -> F64:
+        """The latency from the two hashed uniforms of a trigger (streams 1 and 2)."""
+        z = np.sqrt(-2.0 * np.log(1.0 - h1)) * np.cos(2.0 * np.pi * h2)
         s = self.latency_sigma
         return np.exp(np.log(self.latency_mean) - s * s / 2.0 + s * z)
 

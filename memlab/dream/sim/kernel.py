@@ -1,0 +1,329 @@
+"""The simulator's compiled engine: each user's events in time order, one user at a time.
+
+The same rules as the vectorised engine (``sim.engine``: gates, input assembly,
+lock, write, cleanup — SPEC §7), restated as one sequential loop per user and
+compiled with numba (``memlab.jit``; its cache makes the compiling a one-off per
+machine). Per user, events are processed in time order: the next trigger or the
+earliest returning model call, calls first at equal times, the earliest trigger
+first among calls returning together — the order of ``sim.reference``.
+
+Every number is computed with the same operations as the vectorised engine
+(integer arithmetic, IEEE additions, multiplications and divisions), and the
+model's draws are not recomputed here: the uniform of a trigger is the same
+integer hash (``trace.hashed_uniform``), and its latency comes from
+``Trace.latency`` in numpy, for every trigger up front. The tests prove the
+kernel equal to the vectorised engine and to the reference, run for run.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from memlab.config import DreamConfig
+from memlab.dream.sim.params import EXISTING_COST, NO_REPLY_CHARS, SESSION_COST, SimParams
+from memlab.dream.sim.state import BUSY, COLUMNS, COMPLETED, COUNTERS, FAILED, NOTHING, STALE
+from memlab.dream.sim.trace import END, MANUAL, USER_KEY, Trace
+from memlab.jit import numba
+
+nb = numba()
+
+# integer columns of an attempt row in the kernel's output (``user``, ``kind``, ``t`` and
+# ``acquire`` are added outside: the first three follow from the trigger)
+_INT = ("trigger", "outcome", *COLUMNS[6:])
+_TRIGGER, _OUTCOME, _SESSIONS, _INPUT, _CONTENT, _DELETED, _ACTIVE, _MEMORY, _RESPONSE = range(9)
+_TRUNCATED, _DUPLICATE = 9, 10
+# pending call fields (int): trigger, first_log, sessions, input, content, memory seen,
+# offset and length of a /dream's logs in the manual buffer
+_P_TRIGGER, _P_FIRST, _P_SESSIONS, _P_INPUT, _P_CONTENT, _P_MEMORY, _P_MOFF, _P_MLEN = range(8)
+_C_CHECKS, _C_DISABLED, _C_TOO_SOON, _C_TOO_FEW, _C_NO_INPUT, _C_MANUAL, _C_MANUAL_EMPTY = range(7)
+assert COUNTERS == ("checks", "disabled", "too_soon", "too_few", "no_input", "manual",
+                    "manual_empty")  # fmt: skip
+_M0, _M1, _M2 = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9),
+                 np.uint64(0x94D049BB133111EB))  # fmt: skip
+_SEED_SHIFT = np.uint64(2**34)
+
+
+@nb.njit(cache=True, nogil=True)
+def _uniform(seed32: np.uint64, key: np.int64, stream: int = 0) -> float:
+    """``hashed_uniform(seed, stream, key)``: the same splitmix64, the same float."""
+    x = np.uint64(key) * np.uint64(4) + np.uint64(stream) + seed32 * _SEED_SHIFT
+    z = x + _M0
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    z = z ^ (z >> np.uint64(31))
+    return float(z >> np.uint64(11)) * 2.0**-53
+
+
+@nb.njit(cache=True, nogil=True)
+def _uniforms(toff: Any, u0: int, seed32: np.uint64, stream: int) -> Any:
+    """``hashed_uniform(seed, stream, trace.key(k))`` of every trigger k."""
+    out = np.empty(toff[-1])
+    for u in range(len(toff) - 1):
+        for k in range(toff[u], toff[u + 1]):
+            out[k] = _uniform(seed32, (u0 + u) * USER_KEY + (k - toff[u]), stream)
+    return out
+
+
+@nb.njit(cache=True, nogil=True)
+def _record(out: Any, acq: Any, n: int, at: float, values: Any) -> tuple[Any, Any, int]:
+    """Append one attempt row (``values``, the ``_INT`` columns), growing the buffers."""
+    if n == out.shape[1]:
+        bigger = np.zeros((out.shape[0], 2 * n + 16), dtype=np.int64)
+        bigger[:, :n] = out[:, :n]
+        more = np.zeros(2 * n + 16)
+        more[:n] = acq[:n]
+        out, acq = bigger, more
+    out[:, n] = values
+    acq[n] = at
+    return out, acq, n + 1
+
+
+@nb.njit(cache=True, nogil=True)
+def _sort_by_trigger(out: Any, acq: Any, lo: int, hi: int) -> None:
+    """Rows lo..hi-1 (one user's attempts, in the order they were resolved: nearly in
+    trigger order) into trigger order, by insertion."""
+    for i in range(lo + 1, hi):
+        j = i
+        while j > lo and out[_TRIGGER, j - 1] > out[_TRIGGER, j]:
+            for c in range(out.shape[0]):
+                out[c, j - 1], out[c, j] = out[c, j], out[c, j - 1]
+            acq[j - 1], acq[j] = acq[j], acq[j - 1]
+            j -= 1
+
+
+@nb.njit(cache=True, nogil=True)
+def _existing_block(memory: int, max_existing: int) -> int:
+    return EXISTING_COST + min(memory, max_existing) if memory > 0 else 0
+
+
+@nb.njit(cache=True, nogil=True)
+def _run(
+    toff: Any, t: Any, kind: Any, sess: Any, sess_end_ms: Any, nw: Any, base: Any,
+    loff: Any, log_t: Any, log_bytes: Any, latency: Any,
+    u0: int, seed32: np.uint64, t0: float, linger: float,
+    memory_bytes: int, failure_rate: float, no_reply_rate: float, growth: float,
+    enabled: bool, min_hours: float, min_sessions: int, stale_lock_secs: float,
+    stale_check: bool, max_existing: int, max_input: int, max_response: int, grace: float,
+    capacity: int,
+) -> tuple[Any, Any, int, Any]:  # fmt: skip
+    users = len(toff) - 1
+    cost = np.zeros(len(log_bytes) + 1, dtype=np.int64)
+    for i in range(len(log_bytes)):
+        cost[i + 1] = cost[i] + SESSION_COST + log_bytes[i]
+    deleted = np.zeros(len(log_bytes), dtype=np.bool_)
+    counters = np.zeros((7, users), dtype=np.int64)
+    out = np.zeros((len(_INT), capacity), dtype=np.int64)  # one row per column
+    acq = np.zeros(capacity)
+    n = 0
+    row = np.zeros(len(_INT), dtype=np.int64)
+    # the calls in flight of the current user
+    p_int = np.zeros((8, 8), dtype=np.int64)
+    p_at = np.zeros(8)
+    p_lock = np.zeros(8)
+    p_n = 0
+    mbuf = np.zeros(64, dtype=np.int64)  # the logs of the user's /dream calls in flight
+    m_n = 0
+    for u in range(users):
+        lock_exists = False
+        lock_mtime = 0.0
+        holder_until = -np.inf
+        lbl = 0  # logs_before_lock
+        memory = memory_bytes
+        last_done = -np.inf
+        k, stop = toff[u], toff[u + 1]
+        first_user_log, end_user_log = loff[u], loff[u + 1]
+        p_n = 0
+        m_n = 0
+        n_user = n  # this user's attempts start here
+        while k < stop or p_n > 0:
+            # the earliest returning call (ties: the earliest trigger)
+            best = -1
+            for j in range(p_n):
+                if (
+                    best < 0
+                    or p_at[j] < p_at[best]
+                    or (p_at[j] == p_at[best] and p_int[_P_TRIGGER, j] < p_int[_P_TRIGGER, best])
+                ):
+                    best = j
+            if best >= 0 and (k >= stop or p_at[best] <= t[k]):
+                at = p_at[best]
+                kc = p_int[_P_TRIGGER, best]
+                c_first, c_sessions = p_int[_P_FIRST, best], p_int[_P_SESSIONS, best]
+                c_input, c_content = p_int[_P_INPUT, best], p_int[_P_CONTENT, best]
+                c_memory, c_lock = p_int[_P_MEMORY, best], p_lock[best]
+                c_moff, c_mlen = p_int[_P_MOFF, best], p_int[_P_MLEN, best]
+                last = p_n - 1  # the slot is freed: the last call moves into it
+                p_int[:, best] = p_int[:, last]
+                p_at[best], p_lock[best] = p_at[last], p_lock[last]
+                p_n = last
+                draw = _uniform(seed32, (u0 + u) * USER_KEY + (kc - toff[u]))
+                no_reply = draw < failure_rate + no_reply_rate
+                grown = np.int64(np.ceil(growth * c_content))
+                answer = max(3, min(c_memory, max_existing) + grown)
+                want = NO_REPLY_CHARS if no_reply else answer
+                busy = lock_exists and (at - lock_mtime < stale_lock_secs) and at < holder_until
+                prior = lock_mtime if lock_exists else -1.0
+                stale = (not busy) and stale_check and prior != c_lock
+                row[:] = 0
+                row[_TRIGGER], row[_SESSIONS] = kc, c_sessions
+                row[_INPUT], row[_CONTENT], row[_RESPONSE] = c_input, c_content, want
+                if busy or stale:
+                    row[_OUTCOME], row[_MEMORY] = (BUSY if busy else STALE), memory
+                    out, acq, n = _record(out, acq, n, at, row)
+                    if stale:
+                        holder_until = -np.inf
+                        lock_exists = prior != -1.0
+                    continue
+                lock_exists = True
+                lock_mtime = at
+                alive = t0 + sess_end_ms[sess[kc]] / 1000.0 + linger
+                holder_until = max(alive, at + linger)
+                i = first_user_log + max(lbl, nw[kc])
+                while i < end_user_log and not log_t[i] > at:
+                    i += 1
+                lbl = i - first_user_log
+                if no_reply:
+                    row[_OUTCOME], row[_MEMORY] = NOTHING, memory
+                    out, acq, n = _record(out, acq, n, at, row)
+                    continue
+                memory = min(want, max_response)
+                gone = active = 0
+                count = c_mlen if c_first < 0 else c_sessions
+                for j in range(count):
+                    log = mbuf[c_moff + j] if c_first < 0 else c_first + j
+                    if deleted[log]:
+                        continue
+                    if at - log_t[log] < grace:
+                        active += 1
+                    else:
+                        deleted[log] = True
+                        gone += 1
+                row[_OUTCOME], row[_MEMORY] = COMPLETED, memory
+                row[_DELETED], row[_ACTIVE] = gone, active
+                row[_TRUNCATED] = 1 if want > max_response else 0
+                row[_DUPLICATE] = 1 if last_done > t[kc] else 0
+                last_done = at
+                out, acq, n = _record(out, acq, n, at, row)
+                continue
+            # trigger k
+            kk = k
+            k += 1
+            written = nw[kk]
+            block = _existing_block(memory, max_existing)
+            if kind[kk] == MANUAL:
+                counters[_C_MANUAL, u] += 1
+                on_disk = 0
+                for log in range(first_user_log, first_user_log + written):
+                    if not deleted[log]:
+                        on_disk += 1
+                if on_disk == 0:
+                    counters[_C_MANUAL_EMPTY, u] += 1
+                    continue
+                if m_n + on_disk > len(mbuf):
+                    bigger = np.zeros(2 * (m_n + on_disk), dtype=np.int64)
+                    bigger[:m_n] = mbuf[:m_n]
+                    mbuf = bigger
+                size = block - 2 * (block == 0)
+                taken = content = input_bytes = 0
+                for log in range(first_user_log, first_user_log + written):
+                    if deleted[log]:
+                        continue
+                    size += SESSION_COST + log_bytes[log]
+                    mbuf[m_n + taken] = log
+                    taken += 1
+                    content += log_bytes[log]
+                    input_bytes = size
+                    if size >= max_input:
+                        break
+                moff, first_log = m_n, -1
+                m_n += taken
+            else:
+                counters[_C_CHECKS, u] += 1
+                if not enabled:
+                    counters[_C_DISABLED, u] += 1
+                    continue
+                if min_hours > 0:
+                    hours = np.floor(max(0.0, t[kk] - lock_mtime) / 3600.0)
+                    if not hours >= min_hours:
+                        counters[_C_TOO_SOON, u] += 1
+                        continue
+                if min_sessions > 0 and not base[kk] >= lbl + min_sessions:
+                    counters[_C_TOO_FEW, u] += 1
+                    continue
+                newer = max(0, written - (1 if kind[kk] == END else 0) - lbl)
+                first_log = first_user_log + min(written, lbl)
+                target = cost[first_log] + max_input - block + 2 * (block == 0)
+                taken = newer
+                if cost[first_log + taken] >= target:
+                    found = np.searchsorted(cost, target) - first_log
+                    taken = min(max(found, 1), taken)
+                span = cost[first_log + taken] - cost[first_log]
+                input_bytes = block + span - 2 * ((block == 0) and (taken > 0))
+                content = span - taken * SESSION_COST
+                moff = 0
+                if taken == 0:
+                    counters[_C_NO_INPUT, u] += 1
+                    continue
+            # the model is called
+            at = t[kk] + latency[kk]
+            draw = _uniform(seed32, (u0 + u) * USER_KEY + (kk - toff[u]))
+            if draw < failure_rate:
+                row[:] = 0
+                row[_TRIGGER], row[_OUTCOME], row[_SESSIONS] = kk, FAILED, taken
+                row[_INPUT], row[_CONTENT], row[_MEMORY] = input_bytes, content, memory
+                out, acq, n = _record(out, acq, n, at, row)
+                continue
+            if p_n == p_at.shape[0]:
+                grown_int = np.zeros((8, 2 * p_n), dtype=np.int64)
+                grown_int[:, :p_n] = p_int
+                grown_at, grown_lock = np.zeros(2 * p_n), np.zeros(2 * p_n)
+                grown_at[:p_n], grown_lock[:p_n] = p_at, p_lock
+                p_int, p_at, p_lock = grown_int, grown_at, grown_lock
+            p_at[p_n] = at
+            p_lock[p_n] = lock_mtime if lock_exists else -1.0
+            p_int[_P_TRIGGER, p_n], p_int[_P_FIRST, p_n] = kk, first_log
+            p_int[_P_SESSIONS, p_n], p_int[_P_INPUT, p_n] = taken, input_bytes
+            p_int[_P_CONTENT, p_n], p_int[_P_MEMORY, p_n] = content, memory
+            p_int[_P_MOFF, p_n], p_int[_P_MLEN, p_n] = moff, taken
+            p_n += 1
+        _sort_by_trigger(out, acq, n_user, n)
+    return out, acq, n, counters
+
+
+def simulate_trace_compiled(
+    trace: Trace, config: DreamConfig, params: SimParams
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """The attempt columns (in trigger order) and per-user counters of ``trace``: the same
+    as ``sim.engine.simulate_trace`` (whose rows come in resolution order)."""
+    triggers = len(trace.t)
+    seed32 = np.uint64(trace.seed % 2**32)
+    if trace.latency_mean <= 0 or trace.latency_sigma <= 0 or not triggers:
+        latency = trace.latency(np.arange(triggers))
+    else:  # Trace.latency of every trigger, its hashing compiled
+        latency = trace.lognormal(*(_uniforms(trace.toff, trace.u0, seed32, s) for s in (1, 2)))
+    out, acquire, n, counters = _run(
+        trace.toff, trace.t, trace.kind, trace.sess, trace.sess_end_ms, trace.nw, trace.base,
+        trace.loff, trace.log_t, trace.log_bytes, latency,
+        trace.u0, seed32, trace.t0, trace.linger,
+        params.memory_bytes, params.model_failure_rate, params.no_reply_rate,
+        params.memory_growth,
+        config.enabled, config.min_hours, config.min_sessions, config.stale_lock_secs,
+        config.stale_input_check, config.max_existing_bytes, config.max_input_bytes,
+        config.max_response_chars, config.active_grace_secs,
+        triggers // 3 + 16,
+    )  # fmt: skip
+    if n == 0:  # as the vectorised engine: no attempt, every column int64
+        empty = {c: np.zeros(0, dtype=np.int64) for c in COLUMNS}
+        return empty, {c: counters[i] for i, c in enumerate(COUNTERS)}
+    k = out[_TRIGGER, :n]  # users in order, each user's attempts in trigger order
+    columns: dict[str, np.ndarray] = {
+        "user": trace.tuser[k],
+        "kind": trace.kind[k].astype(np.int64),
+        "t": trace.t[k],
+        "acquire": acquire[:n].copy(),
+    }
+    for j, name in enumerate(_INT):
+        columns[name] = out[j, :n].copy()
+    return {c: columns[c] for c in COLUMNS}, {c: counters[i] for i, c in enumerate(COUNTERS)}
