@@ -137,3 +137,22 @@ def test_periodic_checks_match_the_gate_module(seed: int) -> None:
         expected = periodic_check_times(config, s.start_ms[i] / 1000.0, s.end_ms[i] / 1000.0)
         got = (trace.t[ticks & (trace.sess == i)] - trace.t0).tolist()
         assert got == pytest.approx(expected, abs=6e-4)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_compiled_engine_reads_in_bounds(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kernel's loop run as plain Python (numpy checks every index; compiled code does
+    not): an index one past a user's triggers or logs fails here instead of reading the
+    next user's, and the results are those of the compiled kernel."""
+    from memlab.dream.sim import kernel
+
+    params, config = random_case(seed)
+    trace = build_trace(generate_sessions(params), config, params, seed % 5)
+    compiled, compiled_counters = simulate_trace_compiled(trace, config, params)
+    monkeypatch.setattr(kernel, "_run", kernel._run.py_func)
+    with np.errstate(over="ignore"):  # the hash's uint64 products wrap, as compiled
+        plain, plain_counters = simulate_trace_compiled(trace, config, params)
+    for column in COLUMNS:
+        np.testing.assert_array_equal(plain[column], compiled[column], err_msg=column)
+    for name, values in compiled_counters.items():
+        np.testing.assert_array_equal(plain_counters[name], values, err_msg=name)

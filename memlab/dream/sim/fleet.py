@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from memlab.config import DreamConfig, with_overrides
-from memlab.dream.sim.kernel import simulate_trace_compiled
+from memlab.dream.sim.kernel import ready, simulate_trace_compiled
 from memlab.dream.sim.params import SimParams
 from memlab.dream.sim.sessions import Sessions, generate_sessions
 from memlab.dream.sim.state import COUNTERS, OUTCOMES
@@ -125,6 +125,8 @@ def simulate(
         users, days, start = fleet.users, fleet.days, fleet.start
     if workers is None:
         workers = spare_cores() if users * days >= PARALLEL_FROM else 1
+    if workers > 1 and executor is None:
+        ready()  # the compiled engine, loaded once here rather than in every worker
     results: list[BlockResult | None] = [None] * len(pieces)
     for i, block in run_all(simulate_block, pieces, workers=workers, executor=executor):
         results[i] = block

@@ -292,26 +292,46 @@ def _run(
     return out, acq, n, counters
 
 
+def _ints(a: Any) -> np.ndarray:
+    return np.ascontiguousarray(a, dtype=np.int64)
+
+
+def _floats(a: Any) -> np.ndarray:
+    return np.ascontiguousarray(a, dtype=np.float64)
+
+
 def simulate_trace_compiled(
     trace: Trace, config: DreamConfig, params: SimParams
 ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
     """The attempt columns (in trigger order) and per-user counters of ``trace``: the same
-    as ``sim.engine.simulate_trace`` (whose rows come in resolution order)."""
+    as ``sim.engine.simulate_trace`` (whose rows come in resolution order). Every argument
+    of the kernel has one type (one compiled version, whatever the values' Python types)."""
+    whole = (params.memory_bytes, config.min_sessions, config.max_existing_bytes,
+             config.max_input_bytes, config.max_response_chars)  # fmt: skip
+    if not all(float(v).is_integer() for v in whole):  # not the kernel's types: the engine
+        from memlab.dream.sim.engine import simulate_trace
+
+        cols, counts = simulate_trace(trace, config, params)
+        order = np.argsort(cols["trigger"], kind="stable")
+        return {c: v[order] for c, v in cols.items()}, counts
     triggers = len(trace.t)
     seed32 = np.uint64(trace.seed % 2**32)
+    toff, u0 = _ints(trace.toff), int(trace.u0)
     if trace.latency_mean <= 0 or trace.latency_sigma <= 0 or not triggers:
-        latency = trace.latency(np.arange(triggers))
+        latency = _floats(trace.latency(np.arange(triggers)))
     else:  # Trace.latency of every trigger, its hashing compiled
-        latency = trace.lognormal(*(_uniforms(trace.toff, trace.u0, seed32, s) for s in (1, 2)))
+        latency = trace.lognormal(*(_uniforms(toff, u0, seed32, s) for s in (1, 2)))
     out, acquire, n, counters = _run(
-        trace.toff, trace.t, trace.kind, trace.sess, trace.sess_end_ms, trace.nw, trace.base,
-        trace.loff, trace.log_t, trace.log_bytes, latency,
-        trace.u0, seed32, trace.t0, trace.linger,
-        params.memory_bytes, params.model_failure_rate, params.no_reply_rate,
-        params.memory_growth,
-        config.enabled, config.min_hours, config.min_sessions, config.stale_lock_secs,
-        config.stale_input_check, config.max_existing_bytes, config.max_input_bytes,
-        config.max_response_chars, config.active_grace_secs,
+        toff, _floats(trace.t), np.ascontiguousarray(trace.kind, dtype=np.int8),
+        _ints(trace.sess), _ints(trace.sess_end_ms), _ints(trace.nw), _ints(trace.base),
+        _ints(trace.loff), _floats(trace.log_t), _ints(trace.log_bytes), latency,
+        u0, seed32, float(trace.t0), float(trace.linger),
+        int(params.memory_bytes), float(params.model_failure_rate),
+        float(params.no_reply_rate), float(params.memory_growth),
+        bool(config.enabled), float(config.min_hours), int(config.min_sessions),
+        float(config.stale_lock_secs), bool(config.stale_input_check),
+        int(config.max_existing_bytes), int(config.max_input_bytes),
+        int(config.max_response_chars), float(config.active_grace_secs),
         triggers // 3 + 16,
     )  # fmt: skip
     if n == 0:  # as the vectorised engine: no attempt, every column int64
@@ -327,3 +347,13 @@ def simulate_trace_compiled(
     for j, name in enumerate(_INT):
         columns[name] = out[j, :n].copy()
     return {c: columns[c] for c in COLUMNS}, {c: counters[i] for i, c in enumerate(COUNTERS)}
+
+
+def ready() -> None:
+    """Load (or compile) the kernel in this process: before a pool forks its workers, so
+    that they start with it instead of each loading it again."""
+    from memlab.dream.sim.sessions import generate_sessions
+    from memlab.dream.sim.trace import build_trace
+
+    params, config = SimParams(users=2, days=1.0), DreamConfig()
+    simulate_trace_compiled(build_trace(generate_sessions(params), config, params), config, params)

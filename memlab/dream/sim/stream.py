@@ -20,6 +20,7 @@ import numpy as np
 
 from memlab.config import DreamConfig
 from memlab.dream.sim.fleet import BLOCK_USERS, PARALLEL_FROM, Fleet, simulate_block
+from memlab.dream.sim.kernel import ready
 from memlab.dream.sim.params import SimParams
 from memlab.dream.sim.sessions import Sessions
 from memlab.dream.sim.summary import Tally, summarize_tally, tally
@@ -80,6 +81,8 @@ def simulate_summary(
     pieces = [(params, config, f, s, start, days) for f, s in zip(firsts, given, strict=True)]
     if workers is None:
         workers = spare_cores() if users * days >= PARALLEL_FROM else 1
+    if workers > 1 and executor is None:
+        ready()  # the compiled engine, loaded once here rather than in every worker
     parts: list[Tally | None] = [None] * len(pieces)
     for i, part in run_all(tally_block, pieces, workers=workers, executor=executor):
         parts[i] = part
