@@ -227,3 +227,24 @@ def test_blocks_on_other_cores_give_the_same_result(monkeypatch: pytest.MonkeyPa
         assert here.attempts.equals(other.attempts) and here.users.equals(other.users)
     fleet = Fleet.generate(params)  # the same sessions, generated up front
     assert simulate(params, DreamConfig(), fleet=fleet).attempts.equals(here.attempts)
+
+
+def test_blocks_shipped_narrow_join_to_the_same_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A block bound for another process narrows its integer columns; joined, the fleet's
+    tables are the very same (values and int64 types) as from the blocks as computed."""
+    import memlab.dream.sim.fleet as sim
+
+    monkeypatch.setattr(sim, "BLOCK_USERS", 30)
+    params = SimParams(users=60, days=4, manual_share=0.1, model_failure_rate=0.05)
+    config = DreamConfig()
+    plain = [sim.simulate_block(params, config, f) for f in (0, 30)]
+    shipped = [sim.shipped_block(params, config, f) for f in (0, 30)]
+    assert shipped[0].columns["outcome"].dtype == np.int8
+    assert plain[0].columns["outcome"].dtype == np.int64
+    joined = [sim._result(params, config, 4, params.start, b) for b in (plain, shipped)]
+    assert len(joined[0].attempts) > 50
+    assert joined[0].attempts.equals(joined[1].attempts)
+    assert joined[0].users.equals(joined[1].users)
+    big = np.array([0, 2**40], dtype=np.int64)  # too wide to narrow: kept as it is
+    assert sim._narrow(big).dtype == np.int64
+    assert sim._joined([np.array([1], dtype=np.int8), np.array([2**40])]).tolist() == [1, 2**40]

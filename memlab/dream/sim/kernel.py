@@ -114,8 +114,8 @@ def _run(
         cost[i + 1] = cost[i] + SESSION_COST + log_bytes[i]
     deleted = np.zeros(len(log_bytes), dtype=np.bool_)
     counters = np.zeros((7, users), dtype=np.int64)
-    out = np.zeros((len(_INT), capacity), dtype=np.int64)  # one row per column
-    acq = np.zeros(capacity)
+    out = np.empty((len(_INT), capacity), dtype=np.int64)  # one row per column
+    acq = np.empty(capacity)
     n = 0
     row = np.zeros(len(_INT), dtype=np.int64)
     # the calls in flight of the current user
