@@ -67,17 +67,11 @@ def _uniforms(toff: Any, u0: int, seed32: np.uint64, stream: int) -> Any:
 
 
 @nb.njit(cache=True, nogil=True)
-def _record(out: Any, acq: Any, n: int, at: float, values: Any) -> tuple[Any, Any, int]:
-    """Append one attempt row (``values``, the ``_INT`` columns), growing the buffers."""
-    if n == out.shape[1]:
-        bigger = np.zeros((out.shape[0], 2 * n + 16), dtype=np.int64)
-        bigger[:, :n] = out[:, :n]
-        more = np.zeros(2 * n + 16)
-        more[:n] = acq[:n]
-        out, acq = bigger, more
+def _record(out: Any, acq: Any, n: int, at: float, values: Any) -> int:
+    """Append one attempt row (``values``, the ``_INT`` columns): row ``n``."""
     out[:, n] = values
     acq[n] = at
-    return out, acq, n + 1
+    return n + 1
 
 
 @nb.njit(cache=True, nogil=True)
@@ -106,26 +100,24 @@ def _run(
     memory_bytes: int, failure_rate: float, no_reply_rate: float, growth: float,
     enabled: bool, min_hours: float, min_sessions: int, stale_lock_secs: float,
     stale_check: bool, max_existing: int, max_input: int, max_response: int, grace: float,
-    capacity: int,
-) -> tuple[Any, Any, int, Any]:  # fmt: skip
+    cost: Any, deleted: Any, counters: Any, out: Any, acq: Any, mbuf: Any, slots: int,
+    n: int, first_user: int,
+) -> tuple[int, int]:  # fmt: skip
+    """Users from ``first_user`` on, their attempts appended to ``out``/``acq`` from row
+    ``n``; stops before a user whose triggers might not fit (the caller grows the buffers
+    and calls again from there). Returns (rows, the first user not done). No array is
+    reassigned in the loop (that would cost reference counting on every event)."""
     users = len(toff) - 1
-    cost = np.zeros(len(log_bytes) + 1, dtype=np.int64)
-    for i in range(len(log_bytes)):
-        cost[i + 1] = cost[i] + SESSION_COST + log_bytes[i]
-    deleted = np.zeros(len(log_bytes), dtype=np.bool_)
-    counters = np.zeros((7, users), dtype=np.int64)
-    out = np.empty((len(_INT), capacity), dtype=np.int64)  # one row per column
-    acq = np.empty(capacity)
-    n = 0
     row = np.zeros(len(_INT), dtype=np.int64)
-    # the calls in flight of the current user
-    p_int = np.zeros((8, 8), dtype=np.int64)
-    p_at = np.zeros(8)
-    p_lock = np.zeros(8)
+    # the calls in flight of the current user (at most one per trigger of theirs)
+    p_int = np.zeros((8, slots), dtype=np.int64)
+    p_at = np.zeros(slots)
+    p_lock = np.zeros(slots)
     p_n = 0
-    mbuf = np.zeros(64, dtype=np.int64)  # the logs of the user's /dream calls in flight
-    m_n = 0
-    for u in range(users):
+    m_n = 0  # used in mbuf: the logs of the user's /dream calls in flight
+    for u in range(first_user, users):
+        if n + toff[u + 1] - toff[u] > out.shape[1]:
+            return n, u
         lock_exists = False
         lock_mtime = 0.0
         holder_until = -np.inf
@@ -171,7 +163,7 @@ def _run(
                 row[_INPUT], row[_CONTENT], row[_RESPONSE] = c_input, c_content, want
                 if busy or stale:
                     row[_OUTCOME], row[_MEMORY] = (BUSY if busy else STALE), memory
-                    out, acq, n = _record(out, acq, n, at, row)
+                    n = _record(out, acq, n, at, row)
                     if stale:
                         holder_until = -np.inf
                         lock_exists = prior != -1.0
@@ -186,7 +178,7 @@ def _run(
                 lbl = i - first_user_log
                 if no_reply:
                     row[_OUTCOME], row[_MEMORY] = NOTHING, memory
-                    out, acq, n = _record(out, acq, n, at, row)
+                    n = _record(out, acq, n, at, row)
                     continue
                 memory = min(want, max_response)
                 gone = active = 0
@@ -205,7 +197,7 @@ def _run(
                 row[_TRUNCATED] = 1 if want > max_response else 0
                 row[_DUPLICATE] = 1 if last_done > t[kc] else 0
                 last_done = at
-                out, acq, n = _record(out, acq, n, at, row)
+                n = _record(out, acq, n, at, row)
                 continue
             # trigger k
             kk = k
@@ -221,10 +213,6 @@ def _run(
                 if on_disk == 0:
                     counters[_C_MANUAL_EMPTY, u] += 1
                     continue
-                if m_n + on_disk > len(mbuf):
-                    bigger = np.zeros(2 * (m_n + on_disk), dtype=np.int64)
-                    bigger[:m_n] = mbuf[:m_n]
-                    mbuf = bigger
                 size = block - 2 * (block == 0)
                 taken = content = input_bytes = 0
                 for log in range(first_user_log, first_user_log + written):
@@ -273,14 +261,8 @@ def _run(
                 row[:] = 0
                 row[_TRIGGER], row[_OUTCOME], row[_SESSIONS] = kk, FAILED, taken
                 row[_INPUT], row[_CONTENT], row[_MEMORY] = input_bytes, content, memory
-                out, acq, n = _record(out, acq, n, at, row)
+                n = _record(out, acq, n, at, row)
                 continue
-            if p_n == p_at.shape[0]:
-                grown_int = np.zeros((8, 2 * p_n), dtype=np.int64)
-                grown_int[:, :p_n] = p_int
-                grown_at, grown_lock = np.zeros(2 * p_n), np.zeros(2 * p_n)
-                grown_at[:p_n], grown_lock[:p_n] = p_at, p_lock
-                p_int, p_at, p_lock = grown_int, grown_at, grown_lock
             p_at[p_n] = at
             p_lock[p_n] = lock_mtime if lock_exists else -1.0
             p_int[_P_TRIGGER, p_n], p_int[_P_FIRST, p_n] = kk, first_log
@@ -289,7 +271,7 @@ def _run(
             p_int[_P_MOFF, p_n], p_int[_P_MLEN, p_n] = moff, taken
             p_n += 1
         _sort_by_trigger(out, acq, n_user, n)
-    return out, acq, n, counters
+    return n, users
 
 
 def _ints(a: Any) -> np.ndarray:
@@ -321,19 +303,37 @@ def simulate_trace_compiled(
         latency = _floats(trace.latency(np.arange(triggers)))
     else:  # Trace.latency of every trigger, its hashing compiled
         latency = trace.lognormal(*(_uniforms(toff, u0, seed32, s) for s in (1, 2)))
-    out, acquire, n, counters = _run(
-        toff, _floats(trace.t), np.ascontiguousarray(trace.kind, dtype=np.int8),
-        _ints(trace.sess), _ints(trace.sess_end_ms), _ints(trace.nw), _ints(trace.base),
-        _ints(trace.loff), _floats(trace.log_t), _ints(trace.log_bytes), latency,
-        u0, seed32, float(trace.t0), float(trace.linger),
-        int(params.memory_bytes), float(params.model_failure_rate),
-        float(params.no_reply_rate), float(params.memory_growth),
-        bool(config.enabled), float(config.min_hours), int(config.min_sessions),
-        float(config.stale_lock_secs), bool(config.stale_input_check),
-        int(config.max_existing_bytes), int(config.max_input_bytes),
-        int(config.max_response_chars), float(config.active_grace_secs),
-        triggers // 3 + 16,
-    )  # fmt: skip
+    users, logs = trace.users, len(trace.log_bytes)
+    per_user = np.diff(toff)
+    manual = np.bincount(trace.tuser[trace.manual_pos], minlength=users)
+    cost = np.concatenate([[0], np.cumsum(SESSION_COST + _ints(trace.log_bytes))])
+    deleted = np.zeros(logs, dtype=bool)
+    counters = np.zeros((len(COUNTERS), users), dtype=np.int64)
+    # a user's /dream calls in flight hold at most all of the user's logs each
+    mbuf = np.zeros(int((manual * np.diff(trace.loff)).max(initial=0)), dtype=np.int64)
+    capacity = triggers // 3 + 16
+    out, acquire = np.empty((len(_INT), capacity), dtype=np.int64), np.empty(capacity)
+    n, done = 0, 0
+    while True:
+        n, done = _run(
+            toff, _floats(trace.t), np.ascontiguousarray(trace.kind, dtype=np.int8),
+            _ints(trace.sess), _ints(trace.sess_end_ms), _ints(trace.nw), _ints(trace.base),
+            _ints(trace.loff), _floats(trace.log_t), _ints(trace.log_bytes), latency,
+            u0, seed32, float(trace.t0), float(trace.linger),
+            int(params.memory_bytes), float(params.model_failure_rate),
+            float(params.no_reply_rate), float(params.memory_growth),
+            bool(config.enabled), float(config.min_hours), int(config.min_sessions),
+            float(config.stale_lock_secs), bool(config.stale_input_check),
+            int(config.max_existing_bytes), int(config.max_input_bytes),
+            int(config.max_response_chars), float(config.active_grace_secs),
+            cost, deleted, counters, out, acquire, mbuf, int(per_user.max(initial=0)) + 1,
+            n, done,
+        )  # fmt: skip
+        if done == users:
+            break
+        capacity = max(2 * capacity, n + int(per_user[done]))  # a user's triggers fit
+        out = np.concatenate([out[:, :n], np.empty((len(_INT), capacity - n), np.int64)], 1)
+        acquire = np.concatenate([acquire[:n], np.empty(capacity - n)])
     if n == 0:  # as the vectorised engine: no attempt, every column int64
         empty = {c: np.zeros(0, dtype=np.int64) for c in COLUMNS}
         return empty, {c: counters[i] for i, c in enumerate(COUNTERS)}
