@@ -14,7 +14,10 @@ The modules, in the order data flows through them:
 * ``state``     — the engine's named per-user state, calls in flight, attempts;
 * ``gates``     — the gates, fast-forwarded to the next open trigger;
 * ``runs``      — a call returns: lock, write, cleanup;
-* ``engine``    — the vectorised event loop over all users at once;
+* ``kernel``    — the engine ``simulate`` runs: each user's events in one compiled
+  sequential loop (numba, ``memlab.jit``);
+* ``engine``    — the same rules as a vectorised event loop over all users at once
+  (numpy only; the tests prove the two equal);
 * ``reference`` — the same traces event by event through Dream's own functions
   (the tests prove the engine equal to it, run for run);
 * ``fleet``     — ``simulate`` (fleets in blocks), ``sweep``; ``summary``, ``events``,

@@ -1,5 +1,9 @@
 """The vectorised Dream simulator: every user advances one event per step, in lockstep.
 
+``simulate`` runs the compiled engine (``sim.kernel``: one sequential loop per
+user, several times faster); this one is the same rules in numpy alone, and the
+tests keep the two equal, run for run, and both equal to ``sim.reference``.
+
 Per user, events are processed in time order: the next trigger or the next
 lock acquisition (a model call that returned), acquisitions first at equal
 times, the earliest trigger first among them. A step handles one event for

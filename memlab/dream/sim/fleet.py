@@ -2,7 +2,7 @@
 
 ``simulate(params, config)`` generates sessions for ``params.users`` users (or
 replays real ones: ``load_events``), runs the same gate, lock and cleanup rules
-as Dream (``sim.engine``, proven equal to Dream's own functions by test) and
+as Dream (``sim.kernel``, proven equal to Dream's own functions by test) and
 returns a ``SimResult``: one row per model call (``attempts``), one row per user
 (``users``), and ``summary()`` — attempts and runs per user per day and their
 spread across users, fleet runs per hour (mean, p95, peak), time between
@@ -12,7 +12,9 @@ consolidations, sessions and input bytes per consolidation, tokens and cost.
 Users are independent, so the fleet is simulated in blocks of users
 (``simulate_block``, a pure function: sessions, triggers, engine) on every core
 (``memlab.parallel``; any ``concurrent.futures.Executor``, e.g. a Dask cluster's),
-and joined in fleet order.
+and joined in fleet order. A block computed elsewhere comes back with its integer
+columns narrowed (``shipped_block``): piping int64 tables back cost more than the
+block's own simulation.
 """
 
 from __future__ import annotations

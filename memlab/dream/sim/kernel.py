@@ -2,17 +2,20 @@
 
 The same rules as the vectorised engine (``sim.engine``: gates, input assembly,
 lock, write, cleanup — SPEC §7), restated as one sequential loop per user and
-compiled with numba (``memlab.jit``; its cache makes the compiling a one-off per
-machine). Per user, events are processed in time order: the next trigger or the
-earliest returning model call, calls first at equal times, the earliest trigger
-first among calls returning together — the order of ``sim.reference``.
+compiled with numba (``memlab.jit``: compiling takes about 20 s once per machine, its
+cache then loads in milliseconds; numba's own start costs about 0.5 s once per
+process, before a pool forks: ``ready``). Per user, events are processed in time
+order: the next trigger or the earliest returning model call, calls first at equal
+times, the earliest trigger first among calls returning together — the order of
+``sim.reference``.
 
 Every number is computed with the same operations as the vectorised engine
 (integer arithmetic, IEEE additions, multiplications and divisions), and the
 model's draws are not recomputed here: the uniform of a trigger is the same
 integer hash (``trace.hashed_uniform``), and its latency comes from
-``Trace.latency`` in numpy, for every trigger up front. The tests prove the
-kernel equal to the vectorised engine and to the reference, run for run.
+``Trace.lognormal`` in numpy, for every trigger up front (numpy's exp, log and cos
+need not round as the compiled ones do). The tests prove the kernel equal to the
+vectorised engine and to the reference, run for run.
 """
 
 from __future__ import annotations
