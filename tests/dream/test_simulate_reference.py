@@ -156,3 +156,19 @@ def test_the_compiled_engine_reads_in_bounds(seed: int, monkeypatch: pytest.Monk
         np.testing.assert_array_equal(plain[column], compiled[column], err_msg=column)
     for name, values in compiled_counters.items():
         np.testing.assert_array_equal(plain_counters[name], values, err_msg=name)
+
+
+def test_settings_the_kernel_cannot_take_as_they_are_use_the_vectorised_engine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A fractional byte cap is not truncated to fit the kernel's integer argument: such
+    settings run the vectorised engine, whose numbers are the reference's."""
+    from memlab.dream.sim import kernel
+
+    def no_kernel(*args: object) -> None:
+        raise AssertionError("the kernel would truncate max_input_bytes")
+
+    monkeypatch.setattr(kernel, "_run", no_kernel)
+    params = SimParams(users=4, days=3, sessions_per_day=20.0, seed=3)
+    config = DreamConfig(min_hours=0.0, min_sessions=1, max_input_bytes=5000.5)  # type: ignore[arg-type]
+    assert assert_equal_runs(params, config) > 10

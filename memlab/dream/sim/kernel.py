@@ -293,7 +293,10 @@ def simulate_trace_compiled(
     of the kernel has one type (one compiled version, whatever the values' Python types)."""
     whole = (params.memory_bytes, config.min_sessions, config.max_existing_bytes,
              config.max_input_bytes, config.max_response_chars)  # fmt: skip
-    if not all(float(v).is_integer() for v in whole):  # not the kernel's types: the engine
+    index_arrays = (trace.toff, trace.sess, trace.sess_end_ms, trace.nw, trace.base, trace.loff,
+              trace.log_bytes)  # fmt: skip
+    integral = all(np.asarray(a).dtype.kind in "iu" for a in index_arrays)
+    if not integral or not all(float(v).is_integer() for v in whole):  # not the kernel's types
         from memlab.dream.sim.engine import simulate_trace
 
         cols, counts = simulate_trace(trace, config, params)
