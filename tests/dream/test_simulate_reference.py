@@ -172,3 +172,17 @@ def test_settings_the_kernel_cannot_take_as_they_are_use_the_vectorised_engine(
     params = SimParams(users=4, days=3, sessions_per_day=20.0, seed=3)
     config = DreamConfig(min_hours=0.0, min_sessions=1, max_input_bytes=5000.5)  # type: ignore[arg-type]
     assert assert_equal_runs(params, config) > 10
+
+
+def test_too_many_dream_commands_for_the_kernels_buffer_use_the_vectorised_engine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from memlab.dream.sim import kernel
+
+    def no_kernel(*args: object) -> None:
+        raise AssertionError("the kernel has no room for these /dream calls")
+
+    monkeypatch.setattr(kernel, "_run", no_kernel)
+    monkeypatch.setattr(kernel, "MANUAL_SLOTS_MAX", 1)
+    params = SimParams(users=4, days=3, sessions_per_day=20.0, manual_share=0.3, seed=4)
+    assert assert_equal_runs(params, DreamConfig(min_hours=1.0, min_sessions=1)) > 10

@@ -43,6 +43,7 @@ _P_TRIGGER, _P_FIRST, _P_SESSIONS, _P_INPUT, _P_CONTENT, _P_MEMORY, _P_MOFF, _P_
 _C_CHECKS, _C_DISABLED, _C_TOO_SOON, _C_TOO_FEW, _C_NO_INPUT, _C_MANUAL, _C_MANUAL_EMPTY = range(7)
 assert COUNTERS == ("checks", "disabled", "too_soon", "too_few", "no_input", "manual",
                     "manual_empty")  # fmt: skip
+MANUAL_SLOTS_MAX = 2**23  # /dream log slots the kernel may reserve (64 MB); beyond: the engine
 _M0, _M1, _M2 = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9),
                  np.uint64(0x94D049BB133111EB))  # fmt: skip
 _SEED_SHIFT = np.uint64(2**34)
@@ -285,6 +286,17 @@ def _floats(a: Any) -> np.ndarray:
     return np.ascontiguousarray(a, dtype=np.float64)
 
 
+def _vectorised(
+    trace: Trace, config: DreamConfig, params: SimParams
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """``sim.engine.simulate_trace``, its rows in trigger order."""
+    from memlab.dream.sim.engine import simulate_trace
+
+    cols, counts = simulate_trace(trace, config, params)
+    order = np.argsort(cols["trigger"], kind="stable")
+    return {c: v[order] for c, v in cols.items()}, counts
+
+
 def simulate_trace_compiled(
     trace: Trace, config: DreamConfig, params: SimParams
 ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
@@ -293,15 +305,20 @@ def simulate_trace_compiled(
     of the kernel has one type (one compiled version, whatever the values' Python types)."""
     whole = (params.memory_bytes, config.min_sessions, config.max_existing_bytes,
              config.max_input_bytes, config.max_response_chars)  # fmt: skip
-    index_arrays = (trace.toff, trace.sess, trace.sess_end_ms, trace.nw, trace.base, trace.loff,
-              trace.log_bytes)  # fmt: skip
+    index_arrays = (trace.toff, trace.sess, trace.sess_end_ms, trace.nw, trace.base,
+                    trace.loff, trace.log_bytes)  # fmt: skip
     integral = all(np.asarray(a).dtype.kind in "iu" for a in index_arrays)
     if not integral or not all(float(v).is_integer() for v in whole):  # not the kernel's types
-        from memlab.dream.sim.engine import simulate_trace
-
-        cols, counts = simulate_trace(trace, config, params)
-        order = np.argsort(cols["trigger"], kind="stable")
-        return {c: v[order] for c, v in cols.items()}, counts
+        return _vectorised(trace, config, params)
+    # a /dream call in flight holds at most the user's logs, and no more than fill the input
+    # cap (each adds SESSION_COST bytes at least); a user has at most their /dream calls
+    users = trace.users
+    most = max(1, (int(config.max_input_bytes) + 2) // SESSION_COST + 2)
+    per_call = np.minimum(np.diff(_ints(trace.loff)), most)
+    manual = np.bincount(trace.tuser[trace.manual_pos], minlength=users)
+    manual_slots = int((manual * per_call).max(initial=0))
+    if manual_slots > MANUAL_SLOTS_MAX:  # a replayed user with very many /dream commands
+        return _vectorised(trace, config, params)
     triggers = len(trace.t)
     seed32 = np.uint64(trace.seed % 2**32)
     toff, u0 = _ints(trace.toff), int(trace.u0)
@@ -309,14 +326,12 @@ def simulate_trace_compiled(
         latency = _floats(trace.latency(np.arange(triggers)))
     else:  # Trace.latency of every trigger, its hashing compiled
         latency = trace.lognormal(*(_uniforms(toff, u0, seed32, s) for s in (1, 2)))
-    users, logs = trace.users, len(trace.log_bytes)
+    logs = len(trace.log_bytes)
     per_user = np.diff(toff)
-    manual = np.bincount(trace.tuser[trace.manual_pos], minlength=users)
     cost = np.concatenate([[0], np.cumsum(SESSION_COST + _ints(trace.log_bytes))])
     deleted = np.zeros(logs, dtype=bool)
     counters = np.zeros((len(COUNTERS), users), dtype=np.int64)
-    # a user's /dream calls in flight hold at most all of the user's logs each
-    mbuf = np.zeros(int((manual * np.diff(trace.loff)).max(initial=0)), dtype=np.int64)
+    mbuf = np.zeros(manual_slots, dtype=np.int64)
     capacity = triggers // 3 + 16
     out, acquire = np.empty((len(_INT), capacity), dtype=np.int64), np.empty(capacity)
     n, done = 0, 0
