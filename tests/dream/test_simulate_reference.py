@@ -174,7 +174,7 @@ def test_settings_the_kernel_cannot_take_as_they_are_use_the_vectorised_engine(
     assert assert_equal_runs(params, config) > 10
 
 
-def test_too_many_dream_commands_for_the_kernels_buffer_use_the_vectorised_engine(
+def test_users_too_big_for_the_kernels_buffers_use_the_vectorised_engine(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from memlab.dream.sim import kernel
@@ -185,4 +185,7 @@ def test_too_many_dream_commands_for_the_kernels_buffer_use_the_vectorised_engin
     monkeypatch.setattr(kernel, "_run", no_kernel)
     monkeypatch.setattr(kernel, "MANUAL_SLOTS_MAX", 1)
     params = SimParams(users=4, days=3, sessions_per_day=20.0, manual_share=0.3, seed=4)
+    assert assert_equal_runs(params, DreamConfig(min_hours=1.0, min_sessions=1)) > 10
+    monkeypatch.setattr(kernel, "MANUAL_SLOTS_MAX", 2**23)
+    monkeypatch.setattr(kernel, "CALL_SLOTS_MAX", 10)  # a user with more triggers than that
     assert assert_equal_runs(params, DreamConfig(min_hours=1.0, min_sessions=1)) > 10

@@ -44,6 +44,7 @@ _C_CHECKS, _C_DISABLED, _C_TOO_SOON, _C_TOO_FEW, _C_NO_INPUT, _C_MANUAL, _C_MANU
 assert COUNTERS == ("checks", "disabled", "too_soon", "too_few", "no_input", "manual",
                     "manual_empty")  # fmt: skip
 MANUAL_SLOTS_MAX = 2**23  # /dream log slots the kernel may reserve (64 MB); beyond: the engine
+CALL_SLOTS_MAX = 2**20  # calls in flight it may reserve for one user (80 MB); beyond: the engine
 _M0, _M1, _M2 = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9),
                  np.uint64(0x94D049BB133111EB))  # fmt: skip
 _SEED_SHIFT = np.uint64(2**34)
@@ -317,7 +318,8 @@ def simulate_trace_compiled(
     per_call = np.minimum(np.diff(_ints(trace.loff)), most)
     manual = np.bincount(trace.tuser[trace.manual_pos], minlength=users)
     manual_slots = int((manual * per_call).max(initial=0))
-    if manual_slots > MANUAL_SLOTS_MAX:  # a replayed user with very many /dream commands
+    slots = int(np.diff(_ints(trace.toff)).max(initial=0)) + 1  # calls in flight: one a trigger
+    if manual_slots > MANUAL_SLOTS_MAX or slots > CALL_SLOTS_MAX:  # a huge replayed user
         return _vectorised(trace, config, params)
     triggers = len(trace.t)
     seed32 = np.uint64(trace.seed % 2**32)
@@ -347,7 +349,7 @@ def simulate_trace_compiled(
             float(config.stale_lock_secs), bool(config.stale_input_check),
             int(config.max_existing_bytes), int(config.max_input_bytes),
             int(config.max_response_chars), float(config.active_grace_secs),
-            cost, deleted, counters, out, acquire, mbuf, int(per_user.max(initial=0)) + 1,
+            cost, deleted, counters, out, acquire, mbuf, slots,
             n, done,
         )  # fmt: skip
         if done == users:
