@@ -143,12 +143,16 @@ def eval_rows() -> list[Row]:
 
 def dream_rows() -> list[Row]:
     d = bench_dream_simulate.measure(10_000, 90.0, profiles=("grok-c0",))
-    every, one = d["grok-c0/all_cores"], d["grok-c0/one_core"]
+    every, one, load = d["grok-c0/all_cores"], d["grok-c0/one_core"], d["engine_load"]
+    # the compiled engine's load (numba's start in the process) is counted in the figure:
+    # a fresh `memlab dream simulate` pays it
+    total = load["wall_s"] + every["wall_s"]
     return [
         Row("Dream simulation, 10,000 users × 90 days (from scratch)",
-            f"{every['wall_s']:.2f} s ({every['cpu_s']:.2f} s CPU)",
+            f"{total:.2f} s ({load['wall_s']:.2f} s engine load + {every['wall_s']:.2f} s; "
+            f"{load['cpu_s'] + every['cpu_s']:.2f} s CPU)",
             f"{one['wall_s']:.2f} s on one core", f"{every['wall_s'] / one['wall_s']:.2f}×",
-            "< 3 s", every["wall_s"] < 3.0),
+            "< 3 s", total < 3.0),
     ]  # fmt: skip
 
 
