@@ -247,7 +247,7 @@ def _run(args: argparse.Namespace, runs: Mapping[str, SearchConfig | Run | RunFi
             out=args.out,
         )
     if args.json:
-        print(json.dumps(exp.aggregated.to_dict(orient="records"), indent=2))
+        print(json.dumps(exp.aggregated_records(), indent=2))
         return 0
     print(compare_text(exp, measures))
     if getattr(args, "table", None):
