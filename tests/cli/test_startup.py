@@ -110,3 +110,20 @@ def test_eval_without_dream_imports_no_dream_module_and_no_process_pool(tmp_path
     assert code == 0 and heavy == ["pandas"]  # the probe sees pandas when --out writes CSVs
     _, _, code, lazy = probe(*argv, "--dream", "on")
     assert code == 0 and "memlab.dream.run" in lazy  # the probe sees them when they load
+
+
+def test_eval_gives_the_garbage_collector_back_as_it_found_it(tmp_path: Path) -> None:
+    """``memlab eval`` collects less often while it runs (``fewer_collections``); a
+    process that calls it (a notebook, this test) keeps its own GC settings."""
+    import gc
+
+    from memlab.cli import main
+    from memlab.cli.evaluate import fewer_collections
+
+    dataset = write_eval_dataset(tmp_path / "ds")
+    before, frozen = gc.get_threshold(), gc.get_freeze_count()
+    with fewer_collections(gen0=before[0] + 1):
+        assert gc.get_threshold()[0] == before[0] + 1 and gc.get_freeze_count() > frozen
+    assert gc.get_threshold() == before and gc.get_freeze_count() == frozen
+    assert main(["eval", str(dataset), "--quiet", "--work", str(tmp_path / "work")]) == 0
+    assert gc.get_threshold() == before and gc.get_freeze_count() == frozen
