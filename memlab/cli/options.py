@@ -40,8 +40,15 @@ def add_config_args(p: argparse.ArgumentParser, section: str, example: str) -> N
     )
 
 
+_PLAIN = {"true": True, "false": False}  # what YAML reads these as, without loading yaml
+
+
 def parse_value(text: str) -> Any:
     """A command-line value as a YAML scalar or flow list: 30, 0.5, true, null, [1, 4]."""
+    if text in _PLAIN:
+        return _PLAIN[text]
+    if text.isascii() and text.isdigit() and (text == "0" or not text.startswith("0")):
+        return int(text)  # a plain decimal integer (YAML reads 010 as octal: left to it)
     import yaml
 
     try:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from memlab.datasets.checks import Levels, NuggetLevels, check_qrels, check_queries
 from memlab.datasets.facts import check_facts, check_markers
@@ -38,7 +38,14 @@ def _inspect(path: Path) -> tuple[Dataset | None, ValidationReport]:
     check_record_ids(groups, report)
     queries = check_queries(raw, groups, report)
     levels, nuggets = check_qrels(path, raw, groups, queries, report)
-    digest = compute_digest(path, [g.root_rel for g in groups.values()])
+    known = {  # every scanned memory file was hashed as it was read: one read per file
+        f"{root}/{rel}": f.sha256
+        for g in groups.values()
+        for root in [PurePosixPath(g.root_rel).as_posix()]
+        for rel, f in g.files.items()
+        if f.sha256
+    }
+    digest = compute_digest(path, [g.root_rel for g in groups.values()], known)
     if raw.manifest.get("digest") != digest:
         report.add(
             "digest_mismatch",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -29,6 +29,7 @@ class ScannedFile:
     rel: str  # path relative to the memory root
     n_lines: int
     markers: list[tuple[str, int]] = field(default_factory=list)  # (fact id, 1-based line)
+    sha256: str = ""  # hex digest of the bytes read (the dataset digest's, without a reread)
 
 
 def count_lines(text: str) -> int:
@@ -120,7 +121,7 @@ def _scan_file(path: str, rel: str, shown: str, report: ValidationReport) -> Sca
         line = data[: exc.start].count(b"\n") + 1
         report.add("bad_utf8", shown, line, "the file is not valid UTF-8", "save the file as UTF-8")
         return None
-    scanned = ScannedFile(rel, count_lines(text))
+    scanned = ScannedFile(rel, count_lines(text), sha256=hashlib.sha256(data).hexdigest())
     if "<!-- fact:" in text:
         for number, line_text in enumerate(text.split("\n"), start=1):
             scanned.markers += [(m.group(1), number) for m in FACT_MARKER_RE.finditer(line_text)]
@@ -142,8 +143,15 @@ def _safe_root(root: str) -> bool:
     return bool(parts) and not root.startswith("/") and not any(p in ("", ".", "..") for p in parts)
 
 
-def digest_listing(dataset_dir: Path, roots: Iterable[str] | None = None) -> list[tuple[str, str]]:
+def digest_listing(
+    dataset_dir: Path,
+    roots: Iterable[str] | None = None,
+    known: Mapping[str, str] | None = None,
+) -> list[tuple[str, str]]:
     """(dataset-relative path, sha256 hex) of every file the digest covers, sorted by path.
+
+    ``known``: sha256 hex of files already read (dataset-relative path -> hex, e.g. by
+    ``scan_memory``); those files are not read again, every other file is.
 
     Covered: every ``*.md`` file under ``memory/``, ``groups/*/memory/`` and the
     groups' own roots (``roots``; default: as the manifest names them),
@@ -179,7 +187,8 @@ def digest_listing(dataset_dir: Path, roots: Iterable[str] | None = None) -> lis
         ):
             paths.append(name)
     ordered = sorted(paths, key=lambda p: p.encode("utf-8"))
-    return [(p, _sha256(os.path.join(dataset_dir, p))) for p in ordered]
+    known = known or {}
+    return [(p, known.get(p) or _sha256(os.path.join(dataset_dir, p))) for p in ordered]
 
 
 def _sha256(path: str) -> str:
@@ -195,9 +204,14 @@ def digest_of(listing: Iterable[tuple[str, str]]) -> str:
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def compute_digest(dataset_dir: str | Path, roots: Iterable[str] | None = None) -> str:
-    """``sha256:<hex>`` of the ``sha256sum``-style listing ``<hex>  <path>\\n`` of covered files."""
-    return digest_of(digest_listing(Path(dataset_dir), roots))
+def compute_digest(
+    dataset_dir: str | Path,
+    roots: Iterable[str] | None = None,
+    known: Mapping[str, str] | None = None,
+) -> str:
+    """``sha256:<hex>`` of the ``sha256sum``-style listing ``<hex>  <path>\\n`` of covered
+    files (``known``: hashes already taken, as ``digest_listing`` reads them)."""
+    return digest_of(digest_listing(Path(dataset_dir), roots, known))
 
 
 def workspace_dirs(root: Path) -> list[str]:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import PurePosixPath
 
 FACT_PREFIX = "fact:"
 FACT_ID = r"[A-Za-z0-9][A-Za-z0-9._-]*"
@@ -62,8 +61,8 @@ def check_path(path: str) -> str | None:
     """Why ``path`` is not a valid root-relative memory path, or None if it is."""
     if "\\" in path or path.startswith("/"):
         return f"'{path}' must be a relative POSIX path (forward slashes, no leading '/')"
-    parts = PurePosixPath(path).parts
-    if not parts or any(p in ("", ".", "..") for p in parts) or path.endswith("/"):
+    parts = [p for p in path.split("/") if p not in ("", ".")]  # PurePosixPath(path).parts
+    if not parts or ".." in parts or path.endswith("/"):
         return f"'{path}' must not contain '.', '..' or empty segments"
     if not path.endswith(".md"):
         return f"'{path}' is not a Markdown file (memory files end in .md)"
@@ -72,7 +71,7 @@ def check_path(path: str) -> str | None:
 
 def parse_target(text: str) -> Target:
     """Parse a target string; ``ValueError`` says what is wrong and how to write it."""
-    if not text.strip() or any(ch in "\n\r\x00" for ch in text):
+    if not text.strip() or "\n" in text or "\r" in text or "\x00" in text:
         raise ValueError(f"target {text!r} is empty or holds a line break or NUL")
     if text.startswith(FACT_PREFIX):
         fact = text[len(FACT_PREFIX) :]

@@ -11,7 +11,9 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -25,8 +27,12 @@ SHOWN_AGENT = ("Redundancy", "Stale")
 
 def header(exp: Experiment) -> str:
     ds = exp.dataset
-    numq = exp.aggregated.loc[exp.aggregated["measure"] == "NumQ", "value"].dropna()
-    scored = int(numq.max()) if len(numq) else 0  # no NumQ row: nothing scored
+    numq = [
+        r["value"]
+        for r in exp.aggregated_records()
+        if r["measure"] == "NumQ" and not _missing(r["value"])
+    ]
+    scored = int(max(numq)) if numq else 0  # no NumQ row: nothing scored
     return (
         f"dataset {ds.name} ({len(ds.queries)} queries, {scored} scored by the IR measures), "
         f"embedder {exp.prepared.embedder_id or 'none'}, memory {exp.prepared.memory.label()}, "
@@ -35,32 +41,25 @@ def header(exp: Experiment) -> str:
 
 
 def columns(exp: Experiment, measures: Sequence[str]) -> list[str]:
-    have = set(exp.aggregated["measure"])
+    have = {r["measure"] for r in exp.aggregated_records()}
     wanted = [m for m in measures if m != "NumQ"] + [m for m in SHOWN_AGENT if m not in measures]
     return [m for m in wanted if m in have] + (["NumQ"] if "NumQ" in have else [])
 
 
 def run_table(exp: Experiment, measures: Sequence[str]) -> str:
     """Runs × measures; marks against the first run (several runs) or CIs (one run)."""
-    agg = exp.aggregated.set_index(["run", "measure"])
-    verdicts = {}
-    if not exp.compared.empty:
-        verdicts = {
-            (r, m): v
-            for r, m, v in zip(
-                exp.compared["run"], exp.compared["measure"], exp.compared["verdict"], strict=True
-            )
-        }
+    agg = {(r["run"], r["measure"]): r for r in exp.aggregated_records()}
+    verdicts = {(r["run"], r["measure"]): r["verdict"] for r in exp.compared_records()}
     cols = columns(exp, measures)
     single = len(exp.runs) == 1
     rows = [["run", *cols, "degraded"]]
     for run, result in exp.runs.items():
         cells = [run]
         for m in cols:
-            if (run, m) not in agg.index:
+            if (run, m) not in agg:
                 cells.append("-")
                 continue
-            row = agg.loc[(run, m)]
+            row = agg[(run, m)]
             if m == "NumQ":
                 cells.append(f"{int(row['value'])}")
                 continue
@@ -77,11 +76,9 @@ def run_table(exp: Experiment, measures: Sequence[str]) -> str:
 
 def baseline_table(exp: Experiment, measures: Sequence[str]) -> str:
     """The comparisons with the first run, for the measures asked for."""
-    table = exp.compared
     wanted = [m for m in measures if m != "NumQ"]
-    table = table[table["measure"].isin(wanted)]
     rows = [["run", "measure", "delta", "95% CI", "p", "p_holm", "win/tie/loss", "verdict"]]
-    for r in table.to_dict("records"):
+    for r in (r for r in exp.compared_records() if r["measure"] in wanted):
         rows.append(
             [
                 str(r["run"]),
@@ -128,13 +125,14 @@ def _identical(a: dict[str, list[str]], b: dict[str, list[str]]) -> int:
 def compare_text(exp: Experiment, measures: Sequence[str]) -> str:
     """The whole printout of ``memlab eval`` / ``memlab compare``."""
     lines = [header(exp), "", run_table(exp, measures)]
-    tested = exp.compared[exp.compared["measure"].isin(measures)] if len(exp.compared) else []
+    compared = exp.compared_records()
+    tested = [r for r in compared if r["measure"] in measures]
     if len(exp.runs) > 1 and len(tested):
         base = next(iter(exp.runs))
         family = str(exp.manifest.get("family", "measure"))
         lines += [
             f"▲/▼: significantly better/worse than {base} (the first run); "
-            + family_sentence(family, len(exp.runs), exp.compared["measure"].nunique(), ALPHA),
+            + family_sentence(family, len(exp.runs), _distinct(compared, "measure"), ALPHA),
             "",
             f"against {base}: mean difference with its 95% bootstrap CI, "
             f"{'paired t-test' if exp.manifest.get('test') == 't' else 'randomisation test'} "
@@ -143,12 +141,21 @@ def compare_text(exp: Experiment, measures: Sequence[str]) -> str:
         ]
     notes = [
         f"{r['run']} {r['measure']}: {r['note']}"
-        for r in exp.compared.to_dict("records")
+        for r in compared
         if r.get("note") and r["measure"] in measures
     ] + same_rankings(exp)
     if notes:
         lines += ["", "notes:", *(f"  {n}" for n in notes)]
     return "\n".join(lines)
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _distinct(records: list[dict[str, Any]], key: str) -> int:
+    """Distinct values of ``key`` (missing ones left out, as pandas' ``nunique``)."""
+    return len({r[key] for r in records if not _missing(r[key])})
 
 
 def _grid(rows: list[list[str]], left: int = 1) -> str:

@@ -10,10 +10,10 @@ verdict, a note where CI and verdict seem to disagree, and win/tie/loss counts.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from memlab.datasets import qrels_by_file
 from memlab.errors import ConfigError, unknown_name
@@ -35,7 +35,12 @@ from memlab.eval.runs import RunResult, to_file_level
 from memlab.eval.significance import adjust
 from memlab.eval.timeline import Timeline
 
+if TYPE_CHECKING:  # pandas loads when a table is built, not with ``memlab eval``
+    import pandas as pd
+
 PERQUERY_COLUMNS = ["run", "query_id", "category", "measure", "value"]
+AGGREGATED_COLUMNS = ["run", "measure", "value", "ci_low", "ci_high", "n"]
+Row = tuple[str, str, str, str, float]  # one perquery row, in PERQUERY_COLUMNS order
 TESTS = ("t", "fisher")
 
 
@@ -78,13 +83,28 @@ def evaluate_run(
 
     ``source`` holds the judgements resolved at each query's time: the timeline the
     run was ranked on (a ``Prepared``: its default memory's)."""
+    import pandas as pd
+
+    rows = evaluate_rows(source, run, measures, unit=unit, budget=budget)
+    return pd.DataFrame(rows, columns=PERQUERY_COLUMNS)
+
+
+def evaluate_rows(
+    source: Timeline | Prepared,
+    run: RunResult,
+    measures: Sequence[str] = DEFAULT_MEASURES,
+    *,
+    unit: str = "chunk",
+    budget: int = DEFAULT_TOKEN_BUDGET,
+) -> list[Row]:
+    """``evaluate_run``'s rows as tuples (run, query_id, category, measure, value)."""
     timeline = source if isinstance(source, Timeline) else source.judged()
     qrels: Mapping[str, Mapping[str, int]] = unit_qrels(timeline, unit)
     if unit == "file":
         run = to_file_level(run)
     queries = {q.query_id: q for q in timeline.dataset.queries}
     judged = measured_qrels(timeline, qrels)
-    rows: list[tuple[str, str, str, str, float]] = []
+    rows: list[Row] = []
 
     def add(qid: str, measure: str, value: float | None) -> None:
         if value is not None:
@@ -120,7 +140,7 @@ def evaluate_run(
             tokens = tokens_of(snippets)
             add(qid, "Tokens", tokens)
             add(qid, "OverBudget", 1.0 if tokens > budget else 0.0)
-    return pd.DataFrame(rows, columns=PERQUERY_COLUMNS)
+    return rows
 
 
 def ir_values(
@@ -178,22 +198,46 @@ def nugget_values(timeline: Timeline, run: RunResult, family: str, k: int) -> di
 
 def aggregate(perquery: pd.DataFrame, *, seed: int = 0, n_resamples: int = 2000) -> pd.DataFrame:
     """Mean, 95% bootstrap CI and query count per (run, measure); plus NumQ per run."""
-    out = []
-    for (run, measure), part in perquery.groupby(["run", "measure"], sort=False):
-        lo, hi = stats.bootstrap_ci(part["value"].to_numpy(), n_resamples, seed=seed)
+    import pandas as pd
+
+    rows = perquery[PERQUERY_COLUMNS].itertuples(index=False, name=None)
+    records = aggregate_records(rows, seed=seed, n_resamples=n_resamples)
+    return pd.DataFrame(records, columns=AGGREGATED_COLUMNS)
+
+
+def aggregate_records(
+    rows: Iterable[Row], *, seed: int = 0, n_resamples: int = 2000
+) -> list[dict[str, Any]]:
+    """``aggregate`` on perquery rows, as records (no pandas): one per (run, measure) in
+    the order they first appear — the mean (NaN values left out, as pandas does), the
+    bootstrap CI of every value and the row count — then NumQ per run (distinct
+    queries with an IR measure)."""
+    values: dict[tuple[str, str], list[float]] = {}
+    scored: dict[str, set[str]] = {}
+    for run, qid, _, measure, value in rows:
+        if not _present(run) or not _present(measure):
+            continue  # pandas' groupby leaves out missing keys
+        values.setdefault((run, measure), []).append(value)
+        if measure not in AGENT_MEASURES:
+            scored.setdefault(run, set())
+            if _present(qid):
+                scored[run].add(qid)
+    out: list[dict[str, Any]] = []
+    for (run, measure), vals in values.items():
+        x = np.asarray(vals, dtype=np.float64)
+        lo, hi = stats.bootstrap_ci(x, n_resamples, seed=seed)
         out.append(
             {
                 "run": run,
                 "measure": measure,
-                "value": part["value"].mean(),
+                "value": _mean(x),
                 "ci_low": lo,
                 "ci_high": hi,
-                "n": len(part),
+                "n": len(x),
             }
         )
-    ir = perquery[~perquery["measure"].isin(AGENT_MEASURES)]
-    for run, part in ir.groupby("run", sort=False):
-        n = part["query_id"].nunique()
+    for run, qids in scored.items():
+        n = len(qids)
         out.append(
             {
                 "run": run,
@@ -204,7 +248,24 @@ def aggregate(perquery: pd.DataFrame, *, seed: int = 0, n_resamples: int = 2000)
                 "n": n,
             }
         )
-    return pd.DataFrame(out, columns=["run", "measure", "value", "ci_low", "ci_high", "n"])
+    return out
+
+
+def _present(key: object) -> bool:
+    """Not a missing value (None or NaN), which pandas' groupby and nunique skip."""
+    return key is not None and key == key  # NaN is not equal to itself
+
+
+def _mean(x: np.ndarray[Any, np.dtype[np.float64]]) -> float:
+    """The mean as pandas takes it: NaN left out, the rest summed (NaN as 0) and divided
+    by their count (NaN if none)."""
+    missing = np.isnan(x)
+    if missing.any():
+        count = len(x) - int(missing.sum())
+        if count == 0:
+            return float("nan")
+        return float(np.where(missing, 0.0, x).sum() / np.float64(count))
+    return float(x.sum() / np.float64(len(x))) if len(x) else float("nan")
 
 
 def compare(
@@ -219,6 +280,8 @@ def compare(
     """Every other run against ``baseline`` on every measure (paired over common queries);
     p-values Holm-adjusted within ``family`` (``memlab.eval.significance``: per measure by
     default), with the verdict and a note where CI and verdict seem to disagree."""
+    import pandas as pd
+
     if test not in TESTS:
         raise ConfigError(unknown_name("test", str(test), TESTS))
     wide = perquery.pivot_table(index=["measure", "query_id"], columns="run", values="value")

@@ -25,20 +25,23 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, cast
 
 from memlab.config import SearchConfig
 from memlab.datasets import Dataset
-from memlab.errors import ConfigError
+from memlab.errors import ConfigError, unknown_name
 from memlab.eval.coverage import gap_warning, pool_depth, pooled_configs, run_coverage
 from memlab.eval.evaluate import (
+    AGGREGATED_COLUMNS,
+    PERQUERY_COLUMNS,
+    TESTS,
     UNITS,
-    aggregate,
+    Row,
+    aggregate_records,
     compare,
-    evaluate_run,
+    evaluate_rows,
     measured_qrels,
     per_category,
     unit_qrels,
@@ -61,23 +64,75 @@ from memlab.eval.significance import pairwise_table
 from memlab.eval.timeline import Timeline
 from memlab.eval.trec_out import write_trec
 
+if TYPE_CHECKING:  # the tables are built with pandas when first read, not by the CLI
+    import pandas as pd
+
 log = logging.getLogger("memlab")
 
 
 @dataclass
 class Experiment:
+    """One evaluation's results. ``perquery``, ``aggregated``, ``compared`` and
+    ``categories`` are pandas tables built when first read (``memlab eval`` prints
+    from ``aggregated_records`` and ``compared_records`` and never loads pandas)."""
+
     dataset: Dataset
     prepared: Prepared
     runs: dict[str, RunResult]
-    perquery: pd.DataFrame
-    aggregated: pd.DataFrame
-    compared: pd.DataFrame
-    categories: pd.DataFrame
+    rows: list[Row]  # perquery's rows (PERQUERY_COLUMNS), in run order
+    records: list[dict[str, Any]]  # aggregated's rows (AGGREGATED_COLUMNS)
     manifest: dict[str, Any]
     warnings: list[str] = field(default_factory=list)
     timelines: dict[str, Timeline] = field(default_factory=dict)  # run -> what it ranked
     # {run: {unit: qrels}}: the judgements each run was scored with (runs/<run>.qrels)
     qrels: dict[str, dict[str, dict[str, dict[str, int]]]] = field(default_factory=dict)
+    # perquery as run_experiment concatenated it: every evaluated run's rows, in turn
+    frames: list[list[Row]] = field(default_factory=list, repr=False)
+    test: str = "t"  # compared's test, seed and Holm family
+    seed: int = 0
+    family: str = "measure"
+
+    @cached_property
+    def perquery(self) -> pd.DataFrame:
+        """One row per (run, query_id, measure): ``PERQUERY_COLUMNS`` plus category."""
+        import pandas as pd
+
+        frames = [pd.DataFrame(rows, columns=PERQUERY_COLUMNS) for rows in self.frames]
+        if not frames:
+            return pd.DataFrame(self.rows, columns=PERQUERY_COLUMNS)
+        perquery = pd.concat(frames, ignore_index=True)
+        return pd.concat(
+            [perquery[perquery["run"] == name] for name in self.runs], ignore_index=True
+        )
+
+    @cached_property
+    def aggregated(self) -> pd.DataFrame:
+        """Mean, 95% bootstrap CI and n per (run, measure), and NumQ per run."""
+        import pandas as pd
+
+        return pd.DataFrame(self.records, columns=AGGREGATED_COLUMNS)
+
+    @cached_property
+    def compared(self) -> pd.DataFrame:
+        """Every run against the first (``memlab.eval.evaluate.compare``)."""
+        return compare(
+            self.perquery, next(iter(self.runs)), test=self.test, seed=self.seed, family=self.family
+        )
+
+    @cached_property
+    def categories(self) -> pd.DataFrame:
+        """Mean of every measure per run and query category."""
+        return per_category(self.perquery)
+
+    def aggregated_records(self) -> list[dict[str, Any]]:
+        """``aggregated`` as records, without pandas."""
+        return self.records
+
+    def compared_records(self) -> list[dict[str, Any]]:
+        """``compared`` as records; one run is compared with nothing (no pandas)."""
+        if len(self.runs) < 2 and "compared" not in self.__dict__:
+            return []
+        return cast("list[dict[str, Any]]", self.compared.to_dict("records"))
 
     def table(self, measures: Sequence[str] | None = None) -> pd.DataFrame:
         """Aggregated means as a wide table: one row per run, one column per measure."""
@@ -132,7 +187,7 @@ def run_experiment(
         by_memory.setdefault(key, {})[name] = spec
     results: dict[str, RunResult] = {}
     timelines: dict[str, Timeline] = {}
-    frames = []
+    frames: list[list[Row]] = []
     qrels: dict[str, dict[str, dict[str, dict[str, int]]]] = {}
     for (memory, keywords), group in by_memory.items():
         timeline = prepared.timeline(
@@ -146,7 +201,7 @@ def run_experiment(
             result.memory = spec.memory
             results[name] = result
             timelines[name] = timeline
-            frames.append(evaluate_run(timeline, result, measures, unit=unit, budget=budget))
+            frames.append(evaluate_rows(timeline, result, measures, unit=unit, budget=budget))
             warnings += _gap(timeline, name, spec, result)
             qrels[name] = _unit_qrels(timeline)
     for name, run_file in files.items():
@@ -154,14 +209,11 @@ def run_experiment(
         qrels[name] = _unit_qrels(timeline)
         result, notes = external_result(name, run_file, ds, qrels[name][unit])
         results[name] = result
-        frames.append(evaluate_run(timeline, result, measures, unit=unit, budget=budget))
+        frames.append(evaluate_rows(timeline, result, measures, unit=unit, budget=budget))
         warnings += notes
     results = {name: results[name] for name in order}
     warnings += [w for w in prepared.warnings if w not in warnings]
-    perquery = pd.concat(frames, ignore_index=True)
-    perquery = pd.concat([perquery[perquery["run"] == name] for name in order], ignore_index=True)
-    aggregated = aggregate(perquery, seed=seed)
-    compared = compare(perquery, next(iter(results)), test=test, seed=seed, family=family)
+    rows = [row for name in order for part in frames for row in part if row[0] == name]
     manifest = build_manifest(
         prepared,
         configs,
@@ -182,15 +234,21 @@ def run_experiment(
         ds,
         prepared,
         results,
-        perquery,
-        aggregated,
-        compared,
-        per_category(perquery),
+        rows,
+        aggregate_records(rows, seed=seed),
         manifest,
         warnings,
         {name: timelines[name] for name in specs},
         qrels,
+        frames,
+        test,
+        seed,
+        family,
     )
+    if len(results) > 1:  # the comparison's statistics now (its errors raise here)
+        _ = exp.compared
+    elif test not in TESTS:
+        raise ConfigError(unknown_name("test", str(test), TESTS))
     if out is not None:
         write_outputs(exp, Path(out))
     return exp

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -68,11 +69,34 @@ def bootstrap_ci(
     x = np.asarray(values, dtype=np.float64)
     if len(x) < 2:
         return (float("nan"), float("nan")) if len(x) == 0 else (float(x[0]), float(x[0]))
-    rng = np.random.default_rng(seed)
-    means = x[rng.integers(0, len(x), size=(n_resamples, len(x)))].mean(axis=1)
+    means = x[resample_indices(len(x), n_resamples, seed)].mean(axis=1)
     alpha = (1.0 - level) / 2.0
     lo, hi = np.quantile(means, [alpha, 1.0 - alpha])
     return (float(lo), float(hi))
+
+
+CACHED_DRAWS = 2_000_000  # index matrices up to this size are kept (16 MB each)
+
+
+def resample_indices(n: int, n_resamples: int, seed: int) -> npt.NDArray[np.int64]:
+    """The bootstrap's resamples of ``n`` values: ``default_rng(seed).integers(0, n,
+    (n_resamples, n))``. They depend on nothing else, so the measures of one query set
+    share one draw (kept, read-only, when small)."""
+    if type(seed) is int and n * n_resamples <= CACHED_DRAWS:
+        return _kept_indices(n, n_resamples, seed)
+    return _draw_indices(n, n_resamples, seed)
+
+
+def _draw_indices(n: int, n_resamples: int, seed: int) -> npt.NDArray[np.int64]:
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, n, size=(n_resamples, n))
+
+
+@lru_cache(maxsize=4)
+def _kept_indices(n: int, n_resamples: int, seed: int) -> npt.NDArray[np.int64]:
+    drawn = _draw_indices(n, n_resamples, seed)
+    drawn.flags.writeable = False
+    return drawn
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from memlab.eval.judged import QueryJudgement, RelevantChunk, judge_query
 from memlab.eval.memory import Memory
 from memlab.eval.replay import DreamRecord, GroupReplay
 from memlab.search import degraded
-from memlab.search.candidates import Knn, gather
+from memlab.search.candidates import Knn, gather, has_evergreen_rows
 from memlab.search.candidates_batch import (
     CandidateBatch,
     CandidateRow,
@@ -86,6 +86,7 @@ def replay_queries(
             replay.advance(at)
             replay.refresh()
             knn = _batch_knn(replay, moment, limit)
+            evergreen = has_evergreen_rows(replay.store.index)  # else no supplement to ask
             for q in moment:
                 found = gather(
                     replay.store.index,
@@ -96,6 +97,7 @@ def replay_queries(
                     query_id=q.query_id,
                     keywords=keywords,
                     knn=knn.get(q.query_id),
+                    evergreen_rows=evergreen,
                 )
                 found.rows = [_shared_text(r, memo) for r in found.rows]
                 product.candidates[q.query_id] = found

@@ -72,11 +72,15 @@ def gather(
     query_id: str = "q",
     keywords: str = "c0",
     knn: Knn | None = None,
+    evergreen_rows: bool = True,
 ) -> QueryCandidates:
     """Candidates of ``query`` at ``limit`` (the prefix property holds for any smaller one).
 
     ``knn`` answers the vector KNN instead of vec0 (evaluation passes the result of
-    ``memlab.search.vector_batch.VectorMatrix``, equal to vec0's)."""
+    ``memlab.search.vector_batch.VectorMatrix``, equal to vec0's). ``evergreen_rows=False``
+    says the index holds no evergreen chunk (``has_evergreen_rows``): the supplement,
+    which could find nothing, is not asked — unless the FTS list failed, so that both
+    failures are reported as before."""
     query = printable_query(query)
     result = QueryCandidates(query_id, query, limit, [])
     fts: dict[int, dict[str, Any]] = {}
@@ -89,10 +93,11 @@ def gather(
         _degrade(result, reason)
     result.settled = list(plan.misses)
     if plan.match is not None or plan.like:
+        failures = len(result.reasons)
         main = _text_rows(index, plan, limit, result, evergreen=False)
         for pos, (rowid, rank) in enumerate(main):
             fts[rowid] = {"fts_rank": rank, "fts_pos": pos}
-        if supplement:
+        if supplement and (evergreen_rows or len(result.reasons) > failures):
             extra = _text_rows(index, plan, limit, result, evergreen=True)
             for pos, (rowid, rank) in enumerate(extra):
                 fts.setdefault(rowid, {"fts_rank": rank})["supp_pos"] = pos
@@ -103,6 +108,17 @@ def gather(
         _vector_candidates(index, query, limit, embedder, result, rows, knn)
     result.rows = sorted(rows.values(), key=lambda r: r.chunk_id)
     return result
+
+
+def has_evergreen_rows(index: MemoryIndex) -> bool:
+    """Does the index hold a chunk of an evergreen source (what the supplement ranks)?
+    True when it cannot tell."""
+    marks = ", ".join("?" * len(EVERGREEN_SOURCES))
+    sql = f"SELECT EXISTS (SELECT 1 FROM chunks WHERE source IN ({marks}))"
+    try:
+        return bool(index.db.execute(sql, EVERGREEN_SOURCES).fetchone()[0])
+    except index.connection.Error:
+        return True
 
 
 def _text_rows(

@@ -83,3 +83,19 @@ def test_search_takes_config_and_set(
     assert len(json.loads(capsys.readouterr().out)["hits"]) == 1
     assert main([*argv, "--set", "min_scor=0"]) == 2
     assert "did you mean 'min_score'" in capsys.readouterr().err
+
+
+def test_a_value_reads_as_yaml_reads_it() -> None:
+    """``parse_value`` answers true/false and plain integers without loading yaml: the
+    same values yaml gives, and every other text is yaml's."""
+    import yaml
+
+    from memlab.cli.options import parse_value
+
+    texts = ["true", "false", "True", "FALSE", "yes", "no", "on", "off", "null", "~", "0",
+             "7", "30", "010", "0x1f", "1_000", "-3", "+4", "0.5", "1e3", "1.0e3", ".inf",
+             "١٢", "²", "[1, 4]", "c0", "", " 5", "5 ", "x=y"]  # fmt: skip
+    for text in texts:
+        expected = yaml.safe_load(text)
+        got = parse_value(text)
+        assert got == expected and type(got) is type(expected), text

@@ -4,7 +4,9 @@
 of pandas, scipy, matplotlib, ranx or numba has been imported (they cost seconds
 to import, and neither command needs them). A command line that names a command
 imports that command's module only: ``memlab eval`` loads no other command's
-module and nothing heavy beyond pandas (its result tables). Speed itself is
+module and nothing heavy — not even pandas: it prints from plain records, and its
+pandas tables are built when a notebook reads them (``memlab compare`` and ``--out``
+load pandas). Speed itself is
 measured by ``benchmarks/bench_cli.py`` and ``benchmarks/bench_beir.py``, not here.
 """
 
@@ -90,7 +92,7 @@ def test_eval_imports_its_own_command_module_only(tmp_path: Path) -> None:
     work = str(tmp_path / "work")
     heavy, commands, code = loaded_modules("eval", str(dataset), "--quiet", "--work", work)
     assert code == 0
-    assert heavy == ["pandas"]  # the result tables; no scipy, matplotlib, ranx, numba
+    assert heavy == []  # no pandas (printed from records), scipy, matplotlib, ranx, numba
     others = {m for m in COMMAND_MODULES if m != "memlab.cli.evaluate"}
     assert "memlab.cli.evaluate" in commands and not others & set(commands)
     assert set(COMMAND_MODULES) <= set(loaded_modules("--help")[1])  # help lists them all
@@ -102,7 +104,26 @@ def test_eval_without_dream_imports_no_dream_module_and_no_process_pool(tmp_path
     dataset = write_eval_dataset(tmp_path / "ds")
     work = str(tmp_path / "work")
     argv = ("eval", str(dataset), "--quiet", "--work", work)
-    _, _, code, lazy = probe(*argv, "--dream", "off")
-    assert code == 0 and lazy == []
+    heavy, _, code, lazy = probe(*argv, "--dream", "off", "--set", "vectors=false")
+    assert code == 0 and lazy == [] and heavy == []  # an FTS-only eval: no pandas either
+    heavy, _, code, _ = probe(*argv, "--dream", "off", "--out", str(tmp_path / "out"))
+    assert code == 0 and heavy == ["pandas"]  # the probe sees pandas when --out writes CSVs
     _, _, code, lazy = probe(*argv, "--dream", "on")
     assert code == 0 and "memlab.dream.run" in lazy  # the probe sees them when they load
+
+
+def test_eval_gives_the_garbage_collector_back_as_it_found_it(tmp_path: Path) -> None:
+    """``memlab eval`` collects less often while it runs (``fewer_collections``); a
+    process that calls it (a notebook, this test) keeps its own GC settings."""
+    import gc
+
+    from memlab.cli import main
+    from memlab.cli.evaluate import fewer_collections
+
+    dataset = write_eval_dataset(tmp_path / "ds")
+    before, frozen = gc.get_threshold(), gc.get_freeze_count()
+    with fewer_collections(gen0=before[0] + 1):
+        assert gc.get_threshold()[0] == before[0] + 1 and gc.get_freeze_count() > frozen
+    assert gc.get_threshold() == before and gc.get_freeze_count() == frozen
+    assert main(["eval", str(dataset), "--quiet", "--work", str(tmp_path / "work")]) == 0
+    assert gc.get_threshold() == before and gc.get_freeze_count() == frozen

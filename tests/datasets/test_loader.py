@@ -230,3 +230,32 @@ def test_files_jsonl_is_optional(tiny: Path) -> None:
     assert report.ok and not report.problems, report.format()
     group = load_dataset(tiny).groups[DEFAULT_GROUP]
     assert set(group.created_at.values()) == {group.as_of} and len(group.created_at) == 3
+
+
+@pytest.mark.parametrize("which", ["tiny", "shipped"])
+def test_loading_reads_each_memory_file_once(
+    which: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The digest takes the memory files' hashes from the scan that read them (no second
+    read) and is the digest of the files, as ``compute_digest`` reads them."""
+    import memlab.datasets.scan as scan
+
+    shipped = which == "shipped"
+    path = load_dataset("agent-memory").path if shipped else request.getfixturevalue(which)
+    expected = compute_digest(path)
+    reread: list[str] = []
+    sha256 = scan._sha256
+    monkeypatch.setattr(scan, "_sha256", lambda p: reread.append(p) or sha256(p))
+    ds = load_dataset(path)
+    assert ds.digest == expected and not validate_dataset(path).problems
+    roots = tuple(f"{g.root}/" for g in ds.groups.values())
+    scanned = [f"{g.root}/{rel}" for g in ds.groups.values() for rel in g.created_at]
+    assert scanned and not [p for p in reread if p.startswith(roots)]
+    assert reread  # the probe sees the files it does read (queries.jsonl, qrels, versions/)
+
+
+def test_a_changed_memory_file_still_fails_the_digest(tiny: Path) -> None:
+    md = sorted((tiny / "memory").rglob("*.md"))[0]
+    md.write_text(md.read_text() + "\nchanged\n")
+    report = validate_dataset(tiny)
+    assert [p.kind for p in report.problems] == ["digest_mismatch"], report.format()

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memlab.datasets import parse_target, read_qrels, read_run, span_target, write_qrels, write_run
 from memlab.datasets.targets import fact_marker
@@ -138,3 +140,37 @@ def test_run_refuses_nan_and_reports_bad_lines(tmp_path: Path) -> None:
     with pytest.raises(DatasetError) as err:
         read_run(path)
     assert len(err.value.problems) == 3
+
+
+def reference_check_path(path: str) -> str | None:
+    """``check_path`` as first written, with pathlib (which drops empty and '.' segments)."""
+    from pathlib import PurePosixPath
+
+    if "\\" in path or path.startswith("/"):
+        return f"'{path}' must be a relative POSIX path (forward slashes, no leading '/')"
+    parts = PurePosixPath(path).parts
+    if not parts or any(p in ("", ".", "..") for p in parts) or path.endswith("/"):
+        return f"'{path}' must not contain '.', '..' or empty segments"
+    if not path.endswith(".md"):
+        return f"'{path}' is not a Markdown file (memory files end in .md)"
+    return None
+
+
+@settings(max_examples=2000)
+@given(st.text(alphabet="/.\\amd\n\x00", max_size=12))
+def test_check_path_agrees_with_pathlib(path: str) -> None:
+    from memlab.datasets.targets import check_path
+
+    assert check_path(path) == reference_check_path(path)
+
+
+def test_check_path_on_known_paths() -> None:
+    from memlab.datasets.targets import check_path
+
+    for path in ["a.md", "ws/a.md", "a//b.md", "./a.md", "a/./b.md", ".md", "..md", "a..md"]:
+        assert check_path(path) is None, path
+    for path in ["", ".", "/a.md", "a/../b.md", "../a.md", "a/", "a.txt", "a\\b.md", "a.md/"]:
+        assert check_path(path) is not None, path
+    for text in ["a.md\n", "a\r.md", "a\x00.md", " ", ""]:
+        with pytest.raises(ValueError, match="line break or NUL"):
+            parse_target(text)

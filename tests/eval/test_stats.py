@@ -63,3 +63,28 @@ def test_bootstrap_ci_equals_scipys_percentile_bootstrap(n: int, level: float) -
 def test_win_tie_loss() -> None:
     w = stats.win_tie_loss([0.5, 0.5, 0.5], [0.6, 0.5, 0.4])
     assert (w.wins, w.ties, w.losses) == (1, 1, 1)
+
+
+def fresh_bootstrap(x: np.ndarray, n_resamples: int, seed: int) -> tuple[float, float]:
+    """The interval from its own draw (what ``bootstrap_ci`` computed before it shared
+    one draw between the measures of a query set)."""
+    rng = np.random.default_rng(seed)
+    means = x[rng.integers(0, len(x), size=(n_resamples, len(x)))].mean(axis=1)
+    alpha = (1.0 - 0.95) / 2.0
+    lo, hi = np.quantile(means, [alpha, 1.0 - alpha])
+    return float(lo), float(hi)
+
+
+@pytest.mark.parametrize("n, n_resamples", [(300, 2000), (30, 500), (1200, 2000)])
+def test_a_shared_draw_gives_the_intervals_of_a_fresh_one(n: int, n_resamples: int) -> None:
+    """Small draws are kept (read-only) and shared; large ones (1200 x 2000) are not."""
+    rng = np.random.default_rng(n)
+    for seed in (0, 5, 0):
+        for values in (rng.random(n), rng.integers(0, 2, n).astype(float), rng.random(n)):
+            expected = fresh_bootstrap(values, n_resamples, seed)
+            assert stats.bootstrap_ci(values, n_resamples, seed=seed) == expected
+    kept = stats.resample_indices(n, n_resamples, 0)
+    assert (kept is stats.resample_indices(n, n_resamples, 0)) == (n * n_resamples <= 2_000_000)
+    if kept is stats.resample_indices(n, n_resamples, 0):
+        with pytest.raises(ValueError):
+            kept[0, 0] = 1

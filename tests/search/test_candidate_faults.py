@@ -75,3 +75,28 @@ def test_a_failed_main_query_keeps_the_supplement(store: MemoryStore) -> None:
     assert result.degraded and "FTS query failed" in result.reasons[0]
     sources = {r.source for r in result.rows}
     assert sources and sources <= {"global", "workspace"}  # only the supplement's rows
+
+
+def test_no_supplement_is_asked_of_an_index_without_evergreen_rows(
+    store: MemoryStore,
+) -> None:
+    """``evergreen_rows=False`` (evaluation asks ``has_evergreen_rows`` once per moment)
+    skips a supplement that could find nothing: the same candidates and reasons; a failed
+    FTS list still asks it, so both failures are reported as before."""
+    from memlab.search.candidates import has_evergreen_rows
+
+    words = "API port pytest token refresh deploy"
+    assert has_evergreen_rows(store.index)  # the fixture has MEMORY.md files
+    store.index.db.execute("DELETE FROM chunks WHERE source IN ('global', 'workspace')")
+    assert not has_evergreen_rows(store.index)
+    asked = gather(store.index, words, 18)
+    skipped = gather(store.index, words, 18, evergreen_rows=False)
+    assert asked.rows and asked == skipped
+    real = store.index.db
+    store.index.db = FailingStatements(real, "source IN", store.index.connection.Error)
+    assert gather(store.index, words, 18, evergreen_rows=False) == skipped  # never asked
+    assert has_evergreen_rows(store.index)  # cannot tell: ask
+    store.index.db = FailingStatements(real, "MATCH", store.index.connection.Error)
+    failed = gather(store.index, words, 18)
+    assert failed.degraded and len(failed.reasons) == 2
+    assert gather(store.index, words, 18, evergreen_rows=False).reasons == failed.reasons
