@@ -187,6 +187,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if not args.events:
         check_fleet_fits(params, config, streamed=not grid)
     fleet = load_events(args.events, params) if args.events else None
+    from memlab.dream.sim.kernel import ready
+
+    ready()  # loads the compiled engine (compiles it once per machine, with a note)
     if grid:
         table = sweep(params, config, grid, fleet=fleet, progress=not args.json)
         print(table.to_json(orient="records") if args.json else table.to_string(index=False))

@@ -91,7 +91,10 @@ def register(sub: Any) -> None:
     add_scheduler_arg(c)
     c.set_defaults(func=cmd_compare)
 
-    w = sub.add_parser("warmup", help="compile ranx's metrics once (persistent numba cache)")
+    w = sub.add_parser(
+        "warmup",
+        help="compile ranx's metrics and the Dream simulator once (persistent numba cache)",
+    )
     w.set_defaults(func=cmd_warmup)
 
 
@@ -358,4 +361,11 @@ def cmd_warmup(args: argparse.Namespace) -> int:
         f"ranx ready: import {timings['import_s']:.1f} s, first metrics "
         f"{timings['first_metrics_s']:.1f} s (numba cache: {numba_cache_dir()})"
     )
+    import time
+
+    from memlab.dream.sim.kernel import ready
+
+    start = time.perf_counter()
+    ready()
+    print(f"Dream simulator ready: {time.perf_counter() - start:.1f} s")
     return 0

@@ -10,46 +10,13 @@ fresh notebook kernel reaches its first metric in seconds. ``warm_up()``
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
-import os
-import sys
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from memlab.jit import numba_cache_dir, use_cache_dir
+from memlab.jit import compile_pending, note_compiling, numba_cache_dir, use_cache_dir
 
-__all__ = ["evaluate", "numba_cache_dir", "warm_up"]
-
-
-def compile_pending(package: str = "ranx.metrics") -> bool:
-    """Will numba compile ``package`` in this process (nothing of it in the cache yet)?
-
-    numba keeps a module's compiled functions in ``<cache>/<dir name>_<sha1 of the
-    dir path>/`` as ``*.nbi`` index files."""
-    spec = importlib.util.find_spec(package)
-    if spec is None or spec.origin is None:
-        return False
-    folder = os.path.dirname(spec.origin)
-    name = f"{os.path.basename(folder)}_{hashlib.sha1(folder.encode()).hexdigest()}"
-    return not any((numba_cache_dir() / name).glob("*.nbi"))
-
-
-_NOTED: set[str] = set()
-
-
-def note_compiling(what: str = "ranx's metrics", package: str = "ranx.metrics") -> None:
-    """One line on stderr, once per process, when ``package`` is about to be compiled."""
-    if what in _NOTED or not compile_pending(package):
-        return
-    _NOTED.add(what)
-    print(
-        f"memlab: compiling {what} once (up to a minute; later runs load them from "
-        f"{numba_cache_dir()}; `memlab warmup` does it ahead)",
-        file=sys.stderr,
-        flush=True,
-    )
+__all__ = ["compile_pending", "evaluate", "note_compiling", "numba_cache_dir", "warm_up"]
 
 
 def _ranx() -> Any:

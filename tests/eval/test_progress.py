@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from memlab import jit
 from memlab.datasets import load_dataset
 from memlab.eval import ranx_backend
 from memlab.eval.memory import memory_for
@@ -41,7 +42,7 @@ def test_the_compile_note_appears_once_and_only_before_a_compile(
     ranx_backend.evaluate({"q": {"a": 1}}, {"q": ["a"]}, ["ndcg@10"])  # compiled and cached
     capsys.readouterr()
     assert not ranx_backend.compile_pending()
-    monkeypatch.setattr(ranx_backend, "_NOTED", set())
+    monkeypatch.setattr(jit, "_NOTED", set())
     ranx_backend.note_compiling()
     assert capsys.readouterr().err == ""
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "empty"))
@@ -51,3 +52,21 @@ def test_the_compile_note_appears_once_and_only_before_a_compile(
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and err[0].startswith("memlab: compiling ranx's metrics once")
     assert str(tmp_path / "empty") in err[0]
+
+
+def test_the_simulator_note_appears_before_its_engine_compiles(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from memlab.dream.sim.kernel import ready
+
+    ready()  # compiled (once per machine) and cached, or loaded from the cache
+    capsys.readouterr()
+    assert not jit.compile_pending("memlab.dream.sim.kernel")
+    monkeypatch.setattr(jit, "_NOTED", set())
+    ready()
+    assert capsys.readouterr().err == ""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "empty"))
+    assert jit.compile_pending("memlab.dream.sim.kernel")
+    jit.note_compiling("the Dream simulator's engine", "memlab.dream.sim.kernel")
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("memlab: compiling the Dream simulator's engine")

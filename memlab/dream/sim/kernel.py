@@ -374,8 +374,12 @@ def simulate_trace_compiled(
 
 def ready() -> None:
     """Load (or compile) the kernel in this process: before a pool forks its workers, so
-    that they start with it instead of each loading it again."""
+    that they start with it instead of each loading it again. A line on stderr says so
+    when the kernel is about to be compiled (nothing in numba's cache yet)."""
     from memlab.dream.sim.sessions import generate_sessions
+    from memlab.jit import note_compiling
+
+    note_compiling("the Dream simulator's engine", __name__)
     from memlab.dream.sim.trace import build_trace
 
     params, config = SimParams(users=2, days=1.0), DreamConfig()
