@@ -409,7 +409,18 @@ class MemoryIndex:
     ) -> FileOutcome:
         outcome = FileOutcome(rel, "indexed")
         produced: set[str] = set()
-        new_rows: list[tuple[Any, ...]] = []
+        new_rows: list[tuple[Any, ...]]
+        if not existing:  # a file with no chunks indexed (a new one): every chunk is new
+            new_rows = [
+                (f"{rel}:{i}", rel, c.start_line, c.end_line, c.text, h, source, created, now)
+                for i, (c, h) in enumerate(zip(file.chunks, file.hashes, strict=True))
+            ]
+            self._add_rows(new_rows)
+            outcome.added = len(new_rows)
+            if not new_rows:
+                outcome.action = "unchanged"
+            return outcome
+        new_rows = []
         for i, (chunk, digest) in enumerate(zip(file.chunks, file.hashes, strict=True)):
             cid = f"{rel}:{i}"
             produced.add(cid)
@@ -429,10 +440,7 @@ class MemoryIndex:
             else:
                 row = (cid, rel, chunk.start_line, chunk.end_line, chunk.text, digest, source)
                 new_rows.append((*row, created, now))
-        if self._pending is not None:  # inside _deferred: inserted at its end
-            self._pending.extend(new_rows)
-        else:
-            self._insert_chunks(new_rows)
+        self._add_rows(new_rows)
         outcome.added = len(new_rows)
         stale = [(cid, v[0], v[2]) for cid, v in existing.items() if cid not in produced]
         self._delete_rows(stale)
@@ -440,6 +448,13 @@ class MemoryIndex:
         if not (outcome.added or outcome.updated or outcome.removed):
             outcome.action = "unchanged"
         return outcome
+
+    def _add_rows(self, new_rows: list[tuple[Any, ...]]) -> None:
+        """Insert new chunk rows (inside ``_deferred``: at its end)."""
+        if self._pending is not None:
+            self._pending.extend(new_rows)
+        else:
+            self._insert_chunks(new_rows)
 
     def delete_path(self, path: str | Path) -> int:
         """Remove every chunk of a path (FTS rows, vectors, chunk rows)."""
