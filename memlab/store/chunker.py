@@ -40,6 +40,12 @@ def content_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def content_hashes(chunks: list[Chunk]) -> list[str]:
+    """``content_hash`` of every chunk's text (without a call per chunk)."""
+    sha256 = hashlib.sha256
+    return [sha256(c.text.encode("utf-8")).hexdigest() for c in chunks]
+
+
 def heading_level(line: str) -> int:
     """The ATX heading level of ``line`` (1…), or 0 if it is not a heading."""
     m = _HEADING.match(line)
@@ -89,18 +95,19 @@ class _Section:
 
 def _sections(lines: list[str]) -> list[_Section]:
     """Split at every ATX heading; keep the heading stack of each section."""
-    heads = [i for i, line in enumerate(lines) if "#" in line and _HEADING.match(line)]
+    match = _HEADING.match
+    found = [(i, m) for i, line in enumerate(lines) if "#" in line and (m := match(line))]
+    heads = [i for i, _ in found]
     sections: list[_Section] = []
     if lines and (not heads or heads[0] > 0):  # the lines before the first heading
         sections.append(_Section([], 1, lines[: heads[0] if heads else len(lines)]))
     stack: list[tuple[int, str]] = []
     stops = [*heads[1:], len(lines)] if heads else []
-    for start, stop in zip(heads, stops, strict=True):
-        line = lines[start]
-        level = heading_level(line)
+    for (start, m), stop in zip(found, stops, strict=True):
+        level = len(m.group(1))  # heading_level of the line
         while stack and stack[-1][0] >= level:
             stack.pop()
-        stack.append((level, line.strip().lstrip("#").strip()))
+        stack.append((level, lines[start].strip().lstrip("#").strip()))
         sections.append(_Section([h for _, h in stack], start + 1, lines[start:stop]))
     return sections
 
@@ -144,10 +151,15 @@ def chunk_markdown(text: str, max_bytes: int = 1600, overlap_chars: int = 320) -
     if _nbytes(text) <= max_bytes:
         return [Chunk(1, max(len(lines), 1), text)]
     chunks: list[Chunk] = []
+    prefixes: dict[tuple[str, ...], str] = {}  # sections share their ancestors
     for section in _sections(lines):
-        prefix = context_prefix(section.stack[:-1])
+        ancestors = tuple(section.stack[:-1])
+        prefix = prefixes.get(ancestors)
+        if prefix is None:
+            prefix = prefixes[ancestors] = context_prefix(list(ancestors))
         body = "\n".join(section.lines)
-        if _nbytes(body) <= max_bytes:  # the common case: the section is one chunk
+        size = len(body) if body.isascii() else len(body.encode("utf-8"))  # _nbytes
+        if size <= max_bytes:  # the common case: the section is one chunk
             if body and not body.isspace():
                 last = section.first_line + len(section.lines) - 1
                 chunks.append(Chunk(section.first_line, last, prefix + body))

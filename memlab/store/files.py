@@ -66,9 +66,6 @@ def read_memory_file(
     memory root already resolved, by a caller reading many files)."""
     path = layout.abs(rel)
     checked_ns = time.time_ns()
-    signature = file_signature(path)
-    if signature is None:
-        return Skip("file no longer exists", gone=True, checked_ns=checked_ns)
     root = layout.root if resolved_root is None else resolved_root
     try:
         got = read_bytes(
@@ -76,14 +73,20 @@ def read_memory_file(
         )
     except FileNotFoundError:
         return Skip("file no longer exists", gone=True, checked_ns=checked_ns)
-    except Outside:
-        reason = "symbolic link pointing outside the memory root (not followed)"
-        return Skip(reason, gone=True, signature=signature, checked_ns=checked_ns)
-    except Refused as exc:
-        return Skip(exc.reason, signature=signature, checked_ns=checked_ns)
     except OSError as exc:
+        # the signature of a file not read (a read file's is that of the inode read);
+        # one that changed since checked_ns is read again at the next scan (racy rule)
+        signature = file_signature(path)
+        if signature is None:
+            return Skip("file no longer exists", gone=True, checked_ns=checked_ns)
+        if isinstance(exc, Outside):
+            reason = "symbolic link pointing outside the memory root (not followed)"
+            return Skip(reason, gone=True, signature=signature, checked_ns=checked_ns)
+        if isinstance(exc, Refused):
+            return Skip(exc.reason, signature=signature, checked_ns=checked_ns)
         reason = f"cannot read: {exc.strerror or exc}"
         return Skip(reason, signature=signature, checked_ns=checked_ns)
+    signature = (got.size, got.mtime_ns)  # the opened inode's: the file's, links followed
     return decode_memory_bytes(
         got.data, got.size, got.mtime_ns, signature=signature, checked_ns=checked_ns
     )

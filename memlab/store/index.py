@@ -17,15 +17,17 @@ import logging
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from memlab.config import IndexConfig
 from memlab.safefs import printable_name, utf8_name
 from memlab.store import vectors
-from memlab.store.chunker import Chunk
+from memlab.store.chunker import Chunk, content_hashes
 from memlab.store.chunking import chunk_file
 from memlab.store.connection import Connection, open_connection
 from memlab.store.file_table import (
@@ -45,6 +47,9 @@ from memlab.store.schema import created_at_rule as schema_created_at_rule
 
 log = logging.getLogger("memlab")
 Clock = Callable[[], float]
+# Files per group of a pipelined ``reindex_files`` (≈ 5,000 chunks of the usual size: an
+# FTS statement that long costs no more per row than one for the whole batch).
+PIPELINE_FILES = 250
 
 
 @dataclass
@@ -84,7 +89,7 @@ def read_chunked(
     if isinstance(read, Skip):
         return FileChunks(rel, read, [], [])
     chunks = chunk_file(read.text, config.chunking)
-    return FileChunks(rel, read, chunks, [c.hash for c in chunks])
+    return FileChunks(rel, read, chunks, content_hashes(chunks))
 
 
 @dataclass(frozen=True)
@@ -232,40 +237,74 @@ class MemoryIndex:
         """``reindex_file`` for many distinct root-relative paths, in order, in one
         transaction (joining the caller's ``batch``): their indexed chunks read in one
         query, the root resolved once, and their new chunk rows and file records written
-        together at the end (``_deferred``: the same rows and rowids as one file after
+        in few statements (``_deferred``: the same rows and rowids as one file after
         the other).
 
-        Reading and chunking run here, between the writes: a helper thread measured
-        slower, as the Python work of one thread and SQLite's of the other contend for
-        the GIL at every row."""
+        The paths go in groups of ``PIPELINE_FILES``: after a group's chunk rows are
+        written, a helper thread reads and chunks the next group while this one runs
+        the group's FTS statement, one long step of SQLite without the GIL; it waits
+        for the helper before the next group. So the two never run Python at once (a
+        helper running beside the row-by-row writes measured slower: each row would
+        wait for the GIL), and the rows, rowids and FTS terms are those of reading
+        every file here, one after the other."""
         wanted = list(paths)
         if len(set(wanted)) != len(wanted):
             raise ValueError("reindex_files takes each path once")
         good = [rel for rel in wanted if utf8_name(rel)]
         base = os.path.realpath(self.layout.root)
+
+        def read(group: list[str]) -> list[FileChunks | None]:
+            """Everything of the group that does not touch the database (None: a name
+            that is not UTF-8)."""
+            return [
+                read_chunked(self.layout, self.config, rel, None, base) if utf8_name(rel) else None
+                for rel in group
+            ]
+
+        step = max(1, PIPELINE_FILES)
+        groups = [wanted[start : start + step] for start in range(0, len(wanted), step)]
         out: list[FileOutcome] = []
-        with self.batch(), self._deferred():
-            existing = self._existing(good)  # one query for the batch, not one per file
-            for rel in wanted:
-                if utf8_name(rel):
-                    file = read_chunked(self.layout, self.config, rel, None, base)
-                    out.append(self._apply(file, None, now, existing.get(rel, {})))
-                else:
-                    out.append(self.skip_bad_name(rel))
+        helper = ThreadPoolExecutor(1, "memlab-read") if len(groups) > 1 else None
+        try:
+            with self.batch(), self._deferred():
+                existing = self._existing(good)  # one query for the batch, not one per file
+                files = read(groups[0]) if groups else []
+                for number, group in enumerate(groups):
+                    for rel, file in zip(group, files, strict=True):
+                        if file is None:
+                            out.append(self.skip_bad_name(rel))
+                        else:
+                            out.append(self._apply(file, None, now, existing.get(rel, {})))
+                    if helper is None or number + 1 == len(groups):
+                        break  # the last group's rows are written at the end of _deferred
+                    start_next = partial(helper.submit, read, groups[number + 1])
+                    files = self._write_pending(start_next).result()
+        finally:
+            if helper is not None:
+                helper.shutdown(wait=True)
         return out
+
+    def _write_pending(self, during_fts: Callable[[], Future[Any]]) -> Future[Any]:
+        """Inside ``_deferred``: write the chunk rows held back so far, calling
+        ``during_fts`` (which starts work in another thread) just before their FTS
+        statement; the future it returned."""
+        assert self._pending is not None, "_write_pending runs inside _deferred"
+        rows, self._pending = self._pending, []
+        return self._insert_chunks(rows, during_fts)
 
     @contextmanager
     def _deferred(self) -> Iterator[None]:
         """Inside a transaction: hold back every new chunk row and file record and write
         them in two statements at the end (new chunk rows are only ever appended, so the
-        rows and rowids are those of writing each file's at once). The paths written
+        rows and rowids are those of writing each file's at once; ``_write_pending``
+        writes the rows held so far earlier, with the same effect). The paths written
         must be distinct: a record held back is not seen by a later read of its path."""
         assert self.db.in_transaction, "_deferred runs inside a transaction"
-        pending: list[tuple[Any, ...]] = []
         files: list[tuple[Any, ...]] = []
-        self._pending, self._pending_files = pending, files
+        self._pending, self._pending_files = [], files
         try:
             yield
+            pending = self._pending or []
         finally:
             self._pending = self._pending_files = None
         self._insert_chunks(pending)
@@ -370,7 +409,18 @@ class MemoryIndex:
     ) -> FileOutcome:
         outcome = FileOutcome(rel, "indexed")
         produced: set[str] = set()
-        new_rows: list[tuple[Any, ...]] = []
+        new_rows: list[tuple[Any, ...]]
+        if not existing:  # a file with no chunks indexed (a new one): every chunk is new
+            new_rows = [
+                (f"{rel}:{i}", rel, c.start_line, c.end_line, c.text, h, source, created, now)
+                for i, (c, h) in enumerate(zip(file.chunks, file.hashes, strict=True))
+            ]
+            self._add_rows(new_rows)
+            outcome.added = len(new_rows)
+            if not new_rows:
+                outcome.action = "unchanged"
+            return outcome
+        new_rows = []
         for i, (chunk, digest) in enumerate(zip(file.chunks, file.hashes, strict=True)):
             cid = f"{rel}:{i}"
             produced.add(cid)
@@ -390,10 +440,7 @@ class MemoryIndex:
             else:
                 row = (cid, rel, chunk.start_line, chunk.end_line, chunk.text, digest, source)
                 new_rows.append((*row, created, now))
-        if self._pending is not None:  # inside _deferred: inserted at its end
-            self._pending.extend(new_rows)
-        else:
-            self._insert_chunks(new_rows)
+        self._add_rows(new_rows)
         outcome.added = len(new_rows)
         stale = [(cid, v[0], v[2]) for cid, v in existing.items() if cid not in produced]
         self._delete_rows(stale)
@@ -401,6 +448,13 @@ class MemoryIndex:
         if not (outcome.added or outcome.updated or outcome.removed):
             outcome.action = "unchanged"
         return outcome
+
+    def _add_rows(self, new_rows: list[tuple[Any, ...]]) -> None:
+        """Insert new chunk rows (inside ``_deferred``: at its end)."""
+        if self._pending is not None:
+            self._pending.extend(new_rows)
+        else:
+            self._insert_chunks(new_rows)
 
     def delete_path(self, path: str | Path) -> int:
         """Remove every chunk of a path (FTS rows, vectors, chunk rows)."""
@@ -424,12 +478,18 @@ class MemoryIndex:
         vectors.delete_vectors(self, [cid for cid, _, _ in rows])
         self.db.executemany("DELETE FROM chunks WHERE rowid = ?", [(r[1],) for r in rows])
 
-    def _insert_chunks(self, rows: list[tuple[Any, ...]]) -> None:
+    def _insert_chunks(
+        self, rows: list[tuple[Any, ...]], during_fts: Callable[[], Any] | None = None
+    ) -> Any:
         """Insert new chunk rows, then their FTS rows from the rows just written, each in
         one statement (AUTOINCREMENT numbers the new rows on from the table's sequence,
-        one by one, so they are one range of rowids: the texts are not bound twice)."""
+        one by one, so they are one range of rowids: the texts are not bound twice).
+
+        ``during_fts`` is called just before the FTS statement (``reindex_files`` starts
+        reading the next files there); what it returned is returned."""
+        started: Any = None
         if not rows:
-            return
+            return during_fts() if during_fts is not None else None
         first = self._sequence() + 1
         self.db.executemany(
             "INSERT INTO chunks(id, path, start_line, end_line, text, hash, source, "
@@ -437,13 +497,15 @@ class MemoryIndex:
             rows,
         )
         last = first + len(rows) - 1
+        if during_fts is not None:
+            started = during_fts()
         if self._sequence() == last:
             self.db.execute(
                 "INSERT INTO chunks_fts(rowid, text) SELECT rowid, text FROM chunks "
                 "WHERE rowid BETWEEN ? AND ? ORDER BY rowid",
                 (first, last),
             )
-            return
+            return started
         found: dict[str, int] = {}  # not numbered on from the sequence (never with memlab's
         for start in range(0, len(rows), 500):  # schema): look the rowids up
             part = [row[0] for row in rows[start : start + 500]]
@@ -453,6 +515,7 @@ class MemoryIndex:
             "INSERT INTO chunks_fts(rowid, text) VALUES (?, ?)",
             [(found[row[0]], row[4]) for row in rows],
         )
+        return started
 
     def _sequence(self) -> int:
         seq = self.db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'chunks'").fetchone()

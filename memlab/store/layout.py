@@ -154,9 +154,8 @@ class MemoryLayout:
         if ws is not None and ws.is_dir():
             for dirpath, dirnames, filenames in os.walk(ws, followlinks=False):
                 dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-                for name in filenames:
-                    if name.endswith(".md"):
-                        found.append(self.rel(Path(dirpath) / name))
+                here = self.rel(Path(dirpath))  # below the root: never "."
+                found += [f"{here}/{name}" for name in filenames if name.endswith(".md")]
         good = sorted(p for p in found if self.in_scope(p))
         bad = sorted(p for p in found if not utf8_name(p))
         return good, bad

@@ -173,9 +173,8 @@ class MemoryStore:
         good, bad = self.layout.scan_all()
         changed: list[str] = []
         for rel in good:
-            state = states.get(rel)
-            signature = file_signature(self.layout.abs(rel))
-            if state is None or state.stale(signature, RACY_NS):
+            state = states.get(rel)  # a file never read is changed: no need to stat it
+            if state is None or state.stale(file_signature(self.layout.abs(rel)), RACY_NS):
                 changed.append(rel)
         bad_keys = set()
         for rel in bad:

@@ -19,10 +19,12 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memlab.config import IndexConfig
+from memlab.store import index as index_module
 from memlab.store.chunker import _HEADING, Chunk, _split_section, chunk_markdown, context_prefix
 from memlab.store.chunker import _Section as Section
 from memlab.store.store import MemoryStore
@@ -98,7 +100,17 @@ def per_file(store: MemoryStore, now: float) -> None:
         store.index.reindex_file(rel, None, now)
 
 
-def test_bulk_ingest_stores_what_file_by_file_stores(tmp_path: Path) -> None:
+# The files of a batch are read in groups (``PIPELINE_FILES``), the next group by a helper
+# thread while the FTS rows of the one before are written: the default group is larger
+# than these trees, 7 makes many groups (a group of only bad files, only unchanged ones).
+GROUPS = [index_module.PIPELINE_FILES, 7, 1]
+
+
+@pytest.mark.parametrize("group", GROUPS)
+def test_bulk_ingest_stores_what_file_by_file_stores(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, group: int
+) -> None:
+    monkeypatch.setattr(index_module, "PIPELINE_FILES", group)
     root = tmp_path / "memory"
     varied_tree(root, random.Random(5), files=60)
     backdate(root)
@@ -124,9 +136,13 @@ def test_bulk_ingest_stores_what_file_by_file_stores(tmp_path: Path) -> None:
     assert index_problems(root, WS, tmp_path / "bulk.sqlite") == []
 
 
-def test_a_batch_with_a_failing_file_keeps_nothing_of_it(tmp_path: Path) -> None:
-    """The batch is one transaction: an SQL error in it rolls every file of it back
-    (the sync then redoes them one by one)."""
+@pytest.mark.parametrize("group", GROUPS)
+def test_a_batch_with_a_failing_file_keeps_nothing_of_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, group: int
+) -> None:
+    """The batch is one transaction: an SQL error in it rolls every file of it back,
+    the groups written before it too (the sync then redoes them one by one)."""
+    monkeypatch.setattr(index_module, "PIPELINE_FILES", group)
     root = tmp_path / "memory"
     varied_tree(root, random.Random(7), files=10)
     backdate(root)
