@@ -5,7 +5,8 @@ Writes a seeded synthetic BEIR folder of SciFact's shape — 5,183 documents
 whose commonest words are the engine's stop words, as in English text),
 300 test queries of about 12 words (most from one relevant document) with 1–3
 judged documents each — imports it (``memlab dataset import beir``) and times,
-each from a cold replay cache:
+each from a cold replay cache (the two fresh processes alternate ``--repeat`` times,
+default 5, and the medians are reported):
 
 * ``raw``: a plain script on the same files, in a fresh process — one FTS5 row
   per document (unicode61), inserted in one transaction, then each query's MATCH
@@ -25,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -35,6 +37,7 @@ from typing import Any
 import numpy as np
 
 DOCS, QUERIES = 5183, 300  # BEIR SciFact: corpus and test queries
+REPEAT = 5  # runs of each side, alternating; the medians are the figures
 
 
 def write_beir(dest: Path, docs: int, queries: int, seed: int = 14) -> Path:
@@ -119,7 +122,11 @@ def memlab_api(dataset: Path, work: Path) -> float:
     return time.perf_counter() - start
 
 
-def measure(docs: int, queries: int) -> dict[str, Any]:
+def measure(docs: int, queries: int, repeat: int = REPEAT) -> dict[str, Any]:
+    """The raw script and ``memlab eval`` ``repeat`` times each, alternating (each
+    ``memlab eval`` with a cold replay cache of its own); the figures are the medians,
+    every sample kept beside them (one sample of a 1–2 s process moves by ±0.3 s on a
+    shared machine)."""
     from memlab.datasets.importers import import_dataset
 
     with tempfile.TemporaryDirectory(prefix="bench-beir-") as tmp:
@@ -127,20 +134,27 @@ def measure(docs: int, queries: int) -> dict[str, Any]:
         src = write_beir(base / "beir-src", docs, queries)
         dest = base / "beir"
         import_dataset("beir", src, dest)
-        start = time.perf_counter()
-        subprocess.run(
-            [sys.executable, __file__, "--raw", str(dest)], check=True, capture_output=True
-        )
-        raw_script = time.perf_counter() - start
+        scripts: list[float] = []
+        clis: list[float] = []
+        for i in range(repeat):
+            start = time.perf_counter()
+            subprocess.run(
+                [sys.executable, __file__, "--raw", str(dest)], check=True, capture_output=True
+            )
+            scripts.append(time.perf_counter() - start)
+            clis.append(memlab_cli(dest, base / f"work-cli-{i}"))
         raw = raw_fts5(dest)
-        cli = memlab_cli(dest, base / "work-cli")
         api = memlab_api(dest, base / "work-api")
+    raw_script, cli = statistics.median(scripts), statistics.median(clis)
     return {
         "documents": docs,
         "queries": queries,
+        "repeat": repeat,
         "raw_fts5_script_s": raw_script,
+        "raw_fts5_script_samples_s": scripts,
         "raw_fts5_in_process": raw,
         "memlab_eval_cli_s": cli,
+        "memlab_eval_cli_samples_s": clis,
         "memlab_api_s": api,
         "cli_over_raw_script": cli / raw_script,
         "cli_over_api": cli / api,
@@ -151,13 +165,14 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--docs", type=int, default=DOCS)
     ap.add_argument("--queries", type=int, default=QUERIES)
+    ap.add_argument("--repeat", type=int, default=REPEAT, help="runs of each side (medians)")
     ap.add_argument("--json", action="store_true", help="one JSON line")
     ap.add_argument("--raw", type=Path, help=argparse.SUPPRESS)  # the raw script, on DATASET
     args = ap.parse_args()
     if args.raw:
         print(json.dumps(raw_fts5(args.raw)))
         return
-    out = measure(args.docs, args.queries)
+    out = measure(args.docs, args.queries, args.repeat)
     print(json.dumps(out) if args.json else json.dumps(out, indent=2))
 
 

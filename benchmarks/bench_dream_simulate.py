@@ -19,6 +19,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -40,6 +42,26 @@ def timed(fn: Callable[[], Any]) -> tuple[Any, float, float]:
     return value, time.perf_counter() - wall, cpu_seconds() - cpu
 
 
+_FRESH = """
+import os, time
+t, c = time.perf_counter(), os.times()
+from memlab.dream.sim.kernel import ready
+ready()
+d = os.times()
+print(time.perf_counter() - t, d.user + d.system - c.user - c.system)
+"""
+
+
+def fresh_engine_load() -> dict[str, float]:
+    """Importing the simulator and loading its compiled engine in a fresh process (what
+    a ``memlab dream simulate`` pays before simulating; in this process numba may be
+    loaded already)."""
+    out = subprocess.run(
+        [sys.executable, "-c", _FRESH], check=True, capture_output=True, text=True
+    ).stdout.split()
+    return {"wall_s": round(float(out[0]), 3), "cpu_s": round(float(out[1]), 3)}
+
+
 def measure(
     users: int, days: float, profiles: tuple[str, ...] = ("grok-c0", "grok-2026-08")
 ) -> dict[str, Any]:
@@ -47,6 +69,7 @@ def measure(
     report: dict[str, Any] = {"users": users, "days": days}
     _, wall, cpu = timed(ready)
     report["engine_load"] = {"wall_s": round(wall, 3), "cpu_s": round(cpu, 3)}
+    report["engine_load_fresh"] = fresh_engine_load()
     for name in profiles:
         config = profile(name).dream
         for label, workers in (("all_cores", None), ("one_core", 1)):
