@@ -12,6 +12,7 @@ import pandas as pd
 from memlab.eval.experiment import Experiment
 from memlab.report.baseline import CheckResult, check_entry, load_baseline
 from memlab.report.locate import default_baseline
+from memlab.report.summary import config_lines, run_lines
 from memlab.workbench.display import Panel
 
 
@@ -48,6 +49,7 @@ def baseline_check(
     if check.missing_entry:
         notes.append("the baseline has no entry for this dataset; nothing to compare")
     notes += [f"INCOMPARABLE: {item}" for item in check.incompatible]
+    notes += [*config_lines(check), *run_lines(check)]
     verdict = (
         "PASS"
         if check.ok and not check.missing_entry
