@@ -167,6 +167,9 @@ def tolerance_for(measure: str, tolerances: Mapping[str, Any], baseline: float) 
     return float(spec)
 
 
+BETTER_NOTE = "better than the baseline"
+
+
 def judge(measure: str, value: float, baseline: float, tol: float) -> tuple[str, str]:
     """Status and note for one metric (see the module docstring for the directions)."""
     delta = value - baseline
@@ -178,9 +181,6 @@ def judge(measure: str, value: float, baseline: float, tol: float) -> tuple[str,
     if worse:
         return FAIL, "regression: " + ("higher" if delta > 0 else "lower") + " than the baseline"
     return OK, BETTER_NOTE + "; refresh it with --write-baseline"
-
-
-BETTER_NOTE = "better than the baseline"
 
 
 def check_entry(
@@ -209,7 +209,8 @@ def check_entry(
         for measure in [*have, *(m for m in want if m not in have)]:
             check = _check_one(run, measure, have.get(measure), want.get(measure), tols)
             if run in differs and check.status != NEW:
-                note = f"incomparable: the configuration differs ({', '.join(differs[run].keys)})"
+                keys = ", ".join(differs[run].keys) or "config_hash"
+                note = f"incomparable: the configuration differs ({keys})"
                 check = replace(check, status=FAIL, note=note, compared=False)
             result.checks.append(check)
     if result.incompatible:

@@ -103,7 +103,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 {% else %}<p>{{ legend }}</p>
 {% for item in check.incompatible %}<p class="FAIL">[FAIL] incomparable with the baseline:
 {{ item }}</p>{% endfor %}
-{% for line in check.context %}<p>{{ line }}</p>{% endfor %}
+{% if check.context %}<pre>{{ check.context | join("\n") }}</pre>{% endif %}
 <table><tr><th>run</th>{% for m in check.pivot.measures %}<th>{{ m }}</th>{% endfor %}</tr>
 {% for run, cells in check.pivot.rows %}<tr><td>{{ run }}</td>
 {% for value, mark in cells %}<td class="num {{ marks.get(mark, '') }}">{{ value }}

@@ -108,6 +108,10 @@ def test_the_summary_names_a_changed_configuration_once_per_run(tmp_path: Path) 
     rows = [ln.split()[:2] for ln in lines if ln.startswith(("fts", "openclaw"))]
     assert rows == [["fts", "≠"], ["openclaw", "0.6000"]]  # the run's row marked, once
     assert "no deviation among the 3 compared values (3 not compared)" in lines
+    page = index_page(tmp_path / "index.html", [], [check], "FAIL").read_text()
+    assert "<pre>configuration differs from the baseline&#39;s in 2 of 2 runs" in page
+    assert "\n[FAIL] fts                    candidate_multiplier 3 → 2  (values" in page
+    assert "<tr><td>fts ≠</td>" in page and "<tr><td>openclaw</td>" in page
 
 
 def test_the_index_page_states_date_version_digest_and_directions(tmp_path: Path) -> None:
