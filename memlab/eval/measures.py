@@ -59,13 +59,24 @@ _RANX = {
 }
 _PATTERN = re.compile(r"^(alpha-nDCG|nDCG|NRAll|NR|R|P|Success|MAP|RR|Judged)(?:@(\d+))?$")
 _NEEDS_CUTOFF = ("R", "P", "Success", "Judged", "alpha-nDCG", "NR", "NRAll")
-# Measures where less is better (every other measure: more is better).
+# Measures where less is better (every other measure: more is better, but for the
+# counts of NO_DIRECTION).
 LOWER_IS_BETTER = frozenset({"Redundancy", "Stale", "AbstainHits", "Tokens", "OverBudget"})
+# Counts with no better direction: how many queries the measures were computed over.
+NO_DIRECTION = frozenset({"NumQ"})
 
 
 def better_sign(measure: str) -> int:
     """+1 when a higher value of ``measure`` is better, −1 when a lower one is."""
     return -1 if measure in LOWER_IS_BETTER else 1
+
+
+def good_direction(measure: str) -> str:
+    """Which way ``measure`` is better, in words: ``"higher"``, ``"lower"`` or
+    ``"neither"`` (a count of queries, ``NumQ``)."""
+    if measure in NO_DIRECTION:
+        return "neither"
+    return "lower" if measure in LOWER_IS_BETTER else "higher"
 
 
 @dataclass(frozen=True)

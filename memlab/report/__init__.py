@@ -6,6 +6,7 @@ Modules::
     notebooks  the notebooks' ``parameters`` cells; ``--param`` checking
     execute    papermill in the ``memlab`` kernel; where a notebook failed
     baseline   the committed baseline format; ``[OK]`` / ``[FAIL]`` per metric
+    config_diff  a run's settings against the baseline's: what differs, what it reaches
     html       nbconvert HTML copies and the index page
     summary    the summary text and JSON
     runner     ``run_report(ReportOptions)``: plan, run, check, summarise

@@ -17,9 +17,15 @@ the tolerance is ``[OK]`` with a note to refresh the baseline.
 
 Numbers are compared only when the manifests are comparable
 (``memlab.eval.manifest.incompatibilities``: dataset digest, level, unit, index
-configuration, embedder, measures) and each run's configuration hash matches;
+configuration, embedder, measures) and each run's configuration matches;
 otherwise every metric concerned fails as *incomparable* rather than being
-compared silently (DESIGN invariant 6).
+compared silently (DESIGN invariant 6). A run whose configuration differs carries
+the differing settings (``config_diff``: key, baseline value, run value); a
+difference the run never reads (``candidate_multiplier`` under ``openclaw``) is
+named and the run compared as usual. Runs of the baseline that are not in the
+results are listed once (``not_run``), not failed value by value: a report over a
+subset of the runs checks that subset. A value better than the baseline is an
+invitation to refresh it only when nothing in the entry failed.
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from __future__ import annotations
 import csv
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +41,7 @@ from memlab.datafile import load_data
 from memlab.errors import ReportError
 from memlab.eval.manifest import incompatibilities, write_json
 from memlab.eval.measures import LOWER_IS_BETTER
+from memlab.report.config_diff import RunChanges, config_changes
 
 FORMAT = 1
 TWO_SIDED = frozenset({"NumQ", "Tokens"})  # checked both ways (before the direction)
@@ -56,6 +63,7 @@ class MetricCheck:
     tolerance: float
     status: str  # OK | FAIL | NEW
     note: str = ""
+    compared: bool = True  # False: not compared (incomparable manifests or configuration)
 
     @property
     def delta(self) -> float | None:
@@ -82,10 +90,23 @@ class CheckResult:
     checks: list[MetricCheck] = field(default_factory=list)
     incompatible: list[str] = field(default_factory=list)
     missing_entry: bool = False
+    config_changes: list[RunChanges] = field(default_factory=list)
+    not_run: list[str] = field(default_factory=list)  # in the baseline, not in the results
+    new_runs: list[str] = field(default_factory=list)  # in the results, not in the baseline
+    baseline_runs: int = 0  # how many runs the baseline entry holds
+    dataset: Mapping[str, Any] = field(default_factory=dict)  # the results' dataset
 
     @property
     def failures(self) -> list[MetricCheck]:
         return [c for c in self.checks if c.status == FAIL]
+
+    @property
+    def compared(self) -> list[MetricCheck]:
+        return [c for c in self.checks if c.compared]
+
+    @property
+    def not_compared(self) -> list[MetricCheck]:
+        return [c for c in self.checks if not c.compared]
 
     @property
     def ok(self) -> bool:
@@ -146,6 +167,9 @@ def tolerance_for(measure: str, tolerances: Mapping[str, Any], baseline: float) 
     return float(spec)
 
 
+BETTER_NOTE = "better than the baseline"
+
+
 def judge(measure: str, value: float, baseline: float, tol: float) -> tuple[str, str]:
     """Status and note for one metric (see the module docstring for the directions)."""
     delta = value - baseline
@@ -156,7 +180,7 @@ def judge(measure: str, value: float, baseline: float, tol: float) -> tuple[str,
     worse = delta > 0 if measure in LOWER_IS_BETTER else delta < 0
     if worse:
         return FAIL, "regression: " + ("higher" if delta > 0 else "lower") + " than the baseline"
-    return OK, "better than the baseline; refresh it with --write-baseline"
+    return OK, BETTER_NOTE + "; refresh it with --write-baseline"
 
 
 def check_entry(
@@ -167,29 +191,38 @@ def check_entry(
     baseline_path: Path | None = None,
 ) -> CheckResult:
     """Compare one result (``entry_from_outputs``) with its baseline entry."""
-    result = CheckResult(key, baseline_path)
+    result = CheckResult(key, baseline_path, dataset=_dataset(current["manifest"]))
     if baseline is None:
         result.missing_entry = True
         return result
     tols = {**DEFAULT_TOLERANCES, **(tolerances or {})}
     result.incompatible = incompatibilities(baseline["manifest"], current["manifest"])
-    hashes = _run_hashes(baseline["manifest"]), _run_hashes(current["manifest"])
     base_metrics, metrics = baseline["metrics"], current["metrics"]
-    runs = [*metrics, *(r for r in base_metrics if r not in metrics)]  # the results' order
-    for run in runs:
-        changed = run in hashes[0] and run in hashes[1] and hashes[0][run] != hashes[1][run]
-        have, want = metrics.get(run, {}), base_metrics.get(run, {})
+    result.baseline_runs = len(base_metrics)
+    result.not_run = [r for r in base_metrics if r not in metrics]
+    result.new_runs = [r for r in metrics if r not in base_metrics]
+    both = [r for r in metrics if r in base_metrics]
+    result.config_changes = config_changes(baseline["manifest"], current["manifest"], both)
+    differs = {c.run: c for c in result.config_changes if c.affected}
+    for run in metrics:  # the results' order
+        have, want = metrics[run], base_metrics.get(run, {})
         for measure in [*have, *(m for m in want if m not in have)]:
-            result.checks.append(
-                _check_one(run, measure, have.get(measure), want.get(measure), tols, changed)
-            )
+            check = _check_one(run, measure, have.get(measure), want.get(measure), tols)
+            if run in differs and check.status != NEW:
+                keys = ", ".join(differs[run].keys) or "config_hash"
+                note = f"incomparable: the configuration differs ({keys})"
+                check = replace(check, status=FAIL, note=note, compared=False)
+            result.checks.append(check)
     if result.incompatible:
         note = "incomparable: " + "; ".join(result.incompatible)
-        result.checks = [
-            MetricCheck(c.run, c.measure, c.value, c.baseline, c.tolerance, FAIL, note)
-            for c in result.checks
-        ]
+        result.checks = [replace(c, status=FAIL, note=note, compared=False) for c in result.checks]
+    result.checks = _refresh_advice(result.checks)
     return result
+
+
+def _dataset(manifest: Mapping[str, Any]) -> dict[str, Any]:
+    data = manifest.get("dataset") or {}
+    return {k: data[k] for k in ("name", "digest") if k in data}
 
 
 def _check_one(
@@ -198,23 +231,39 @@ def _check_one(
     value: float | None,
     base: float | None,
     tols: Mapping[str, Any],
-    config_changed: bool,
 ) -> MetricCheck:
     tol = tolerance_for(measure, tols, base or 0.0)
     if base is None:
         return MetricCheck(run, measure, value, None, tol, NEW, "not in the baseline")
     if value is None:
         return MetricCheck(run, measure, None, base, tol, FAIL, "missing from the results")
-    if config_changed:
-        note = "incomparable: the run's configuration differs from the baseline's"
-        return MetricCheck(run, measure, value, base, tol, FAIL, note)
     status, note = judge(measure, value, base, tol)
     return MetricCheck(run, measure, value, base, tol, status, note)
 
 
-def _run_hashes(manifest: Mapping[str, Any]) -> dict[str, str]:
-    runs = manifest.get("runs") or {}
-    return {name: str(info.get("config_hash")) for name, info in runs.items()}
+def _refresh_advice(checks: list[MetricCheck]) -> list[MetricCheck]:
+    """A better value invites a refresh of the baseline only when nothing in the entry
+    failed: ``--write-baseline`` rewrites the whole entry, regressions included."""
+    failed: dict[str, list[str]] = {}
+    for c in checks:
+        if c.status == FAIL:
+            failed.setdefault(c.run, []).append(c.measure)
+    if not failed:
+        return checks
+    out = []
+    for c in checks:
+        if c.status == OK and c.note.startswith(BETTER_NOTE):
+            if c.run in failed:
+                worse = ", ".join(failed[c.run])
+                note = f"{BETTER_NOTE}, but this run failed on {worse}: do not refresh the baseline"
+            else:
+                note = (
+                    f"{BETTER_NOTE}; refresh it only once the failures of the other runs are "
+                    "resolved (--write-baseline rewrites the whole entry)"
+                )
+            c = replace(c, note=note)
+        out.append(c)
+    return out
 
 
 def check_outputs(out_dir: Path, key: str, baseline_path: Path | None) -> CheckResult:

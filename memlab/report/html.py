@@ -89,6 +89,9 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .NEW, .SKIP { color: #8a6d00; font-weight: bold; }
 </style></head><body>
 <h1>memlab report — {{ verdict }}</h1>
+<p>{% if date %}{{ date }} · {% endif %}memlab {{ version }}
+{%- for check in checks if check.dataset %} · dataset {{ check.dataset.get("name", "?") }}
+<code>{{ check.dataset.get("digest", "?") }}</code>{% endfor %}</p>
 <h2>Notebooks</h2><table><tr><th></th><th>notebook</th><th>time</th><th></th></tr>
 {% for job in jobs %}<tr><td class="{{ job.status }}">[{{ job.status }}]</td>
 <td>{% if job.link %}<a href="{{ job.link }}">{{ job.key }}</a>
@@ -100,6 +103,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 {% else %}<p>{{ legend }}</p>
 {% for item in check.incompatible %}<p class="FAIL">[FAIL] incomparable with the baseline:
 {{ item }}</p>{% endfor %}
+{% if check.context %}<pre>{{ check.context | join("\n") }}</pre>{% endif %}
 <table><tr><th>run</th>{% for m in check.pivot.measures %}<th>{{ m }}</th>{% endfor %}</tr>
 {% for run, cells in check.pivot.rows %}<tr><td>{{ run }}</td>
 {% for value, mark in cells %}<td class="num {{ marks.get(mark, '') }}">{{ value }}
@@ -114,11 +118,13 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 {% endfor %}</table>
 {% else %}<p class="OK">no deviation: all {{ check.checks | length }} values within their
 tolerance</p>{% endif %}{% endif %}
-{% endfor %}</body></html>
+{% endfor %}{% if directions %}<h2>Measures</h2><table><tr><th>measure</th><th>better</th></tr>
+{% for m, text in directions.items() %}<tr class="measure"><td>{{ m }}</td><td>{{ text }}</td></tr>
+{% endfor %}</table>{% endif %}</body></html>
 """
 
 
-MARK_CLASSES = {"✗": "FAIL", "↑": "OK", "+": "NEW"}
+MARK_CLASSES = {"✗": "FAIL", "↑": "OK", "+": "NEW", "≠": "FAIL"}
 
 
 def _num(value: float | None, signed: bool = False) -> str:
@@ -132,12 +138,16 @@ def index_page(
     jobs: Sequence[JobResult],
     checks: Sequence[CheckResult],
     verdict: str,
+    *,
+    date: str = "",
 ) -> Path:
-    """A small page linking every notebook's HTML, with the baseline checks (Jinja2,
-    every value escaped)."""
+    """A small page linking every notebook's HTML, with the baseline checks, the date,
+    memlab's version, the datasets' digests and which way each measure is better
+    (Jinja2, every value escaped)."""
     import jinja2
 
-    from memlab.report.summary import LEGEND, pivot
+    from memlab import __version__
+    from memlab.report.summary import LEGEND, config_lines, directions, pivot, run_lines
 
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
     env.filters["num"] = _num
@@ -156,13 +166,22 @@ def index_page(
             "key": c.key,
             "missing_entry": c.missing_entry,
             "incompatible": c.incompatible,
+            "context": [*config_lines(c), *run_lines(c)],
+            "dataset": c.dataset,
             "checks": c.checks,
             "pivot": pivot(c),
         }
         for c in checks
     ]
     page = env.from_string(_INDEX).render(
-        verdict=verdict, jobs=rows, checks=shown, legend=LEGEND, marks=MARK_CLASSES
+        verdict=verdict,
+        jobs=rows,
+        checks=shown,
+        legend=LEGEND,
+        marks=MARK_CLASSES,
+        date=date,
+        version=__version__,
+        directions=directions(list(checks)),
     )
     target.write_text(page, encoding="utf-8")
     return target

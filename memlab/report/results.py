@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import Any
 from memlab.report import baseline as bl
 from memlab.report.execute import DEFAULT_KERNEL, Failure
 from memlab.report.notebooks import Notebook
+from memlab.timefmt import format_iso
 
 
 @dataclass
@@ -72,6 +74,7 @@ class ReportResult:
     baseline: Path | None
     written_baseline: Path | None = None
     notes: list[str] = field(default_factory=list)
+    date: str = field(default_factory=lambda: format_iso(int(time.time())))  # when it ran (UTC)
 
     @property
     def checks(self) -> list[bl.CheckResult]:

@@ -39,7 +39,15 @@ from memlab.report.results import Job, JobResult, ReportOptions, ReportResult
 from memlab.report.separation import separation_notes
 from memlab.report.summary import summary_data, summary_text
 
-__all__ = ["ReportOptions", "ReportResult", "baseline_path", "plan", "run_job", "run_report"]
+__all__ = [
+    "ReportOptions",
+    "ReportResult",
+    "baseline_path",
+    "plan",
+    "run_job",
+    "run_report",
+    "write_summary",
+]
 
 CHECKED_NOTEBOOKS = frozenset({"regression"})
 
@@ -110,7 +118,7 @@ def run_report(options: ReportOptions, echo: Callable[[str], None] = print) -> R
         result.jobs.append(done)
     if options.write_baseline is not None:
         result.written_baseline = _write_baseline(options.write_baseline, result)
-    _write_summary(result, options)
+    write_summary(result)
     return result
 
 
@@ -207,7 +215,8 @@ def _write_baseline(path: Path, result: ReportResult) -> Path | None:
     return bl.write_baseline(path, entries)
 
 
-def _write_summary(result: ReportResult, options: ReportOptions) -> None:
+def write_summary(result: ReportResult) -> None:
+    """``summary.txt``, ``summary.json`` and ``index.html`` in the report folder."""
     out = result.out
     out.mkdir(parents=True, exist_ok=True)
     (out / "summary.txt").write_text(summary_text(result) + "\n", encoding="utf-8")
@@ -215,4 +224,4 @@ def _write_summary(result: ReportResult, options: ReportOptions) -> None:
         json.dumps(summary_data(result), indent=2, sort_keys=True) + "\n", encoding="utf-8"
     )
     verdict = "PASS" if result.ok else "FAIL"
-    index_page(out / "index.html", result.jobs, result.checks, verdict)
+    index_page(out / "index.html", result.jobs, result.checks, verdict, date=result.date)

@@ -10,8 +10,9 @@ from typing import Any
 import pandas as pd
 
 from memlab.eval.experiment import Experiment
-from memlab.report.baseline import CheckResult, check_entry, load_baseline
+from memlab.report.baseline import FAIL, CheckResult, check_entry, load_baseline
 from memlab.report.locate import default_baseline
+from memlab.report.summary import config_lines, run_lines
 from memlab.workbench.display import Panel
 
 
@@ -48,6 +49,7 @@ def baseline_check(
     if check.missing_entry:
         notes.append("the baseline has no entry for this dataset; nothing to compare")
     notes += [f"INCOMPARABLE: {item}" for item in check.incompatible]
+    notes += [*config_lines(check), *run_lines(check)]
     verdict = (
         "PASS"
         if check.ok and not check.missing_entry
@@ -55,9 +57,9 @@ def baseline_check(
         if not check.ok
         else "no baseline"
     )
-    notes.append(
-        f"verdict: {verdict} ({len(check.failures)} of {len(check.checks)} metrics failed)"
-    )
+    failed = sum(1 for c in check.compared if c.status == FAIL)
+    apart = f"; {len(check.not_compared)} not compared" if check.not_compared else ""
+    notes.append(f"verdict: {verdict} ({failed} of {len(check.compared)} metrics failed{apart})")
     table = pd.DataFrame(
         [
             {

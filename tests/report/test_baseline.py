@@ -149,3 +149,123 @@ def test_check_from_files(tmp_path: Path) -> None:
     assert check_outputs(out, "regression/tiny", base).ok
     with pytest.raises(ReportError, match="wrote no aggregated results"):
         read_metrics(tmp_path)
+
+
+# ------------------------------------------------- diagnosis: configuration, subsets
+
+
+def configured(**changes: Any) -> dict[str, Any]:
+    """An entry whose runs record their configuration: ``fts`` (grok) and ``openclaw``,
+    ``changes`` applied to every run's configuration (hashes recomputed)."""
+    from memlab.config import SearchConfig, config_hash, to_dict, with_overrides
+
+    runs = {"fts": SearchConfig(vectors=False), "openclaw": SearchConfig(strategy="openclaw")}
+    e = entry()
+    e["metrics"] = {"fts": METRICS["fts"], "openclaw": METRICS["hybrid"]}
+    e["manifest"]["runs"] = {}
+    for name, cfg in runs.items():
+        cfg = with_overrides(cfg, changes)
+        e["manifest"]["runs"][name] = {"config": to_dict(cfg), "config_hash": config_hash(cfg)}
+    return copy.deepcopy(e)
+
+
+def test_a_changed_default_names_the_key_and_marks_only_the_runs_it_reaches() -> None:
+    result = check_entry("k", configured(candidate_multiplier=2), configured())
+    assert not result.ok
+    by_run = {c.run: c for c in result.config_changes}
+    assert set(by_run) == {"fts", "openclaw"}  # both record the new value …
+    assert by_run["fts"].text() == "candidate_multiplier 3 → 2"
+    assert by_run["fts"].affected
+    assert by_run["fts"].to_json()["changes"] == [
+        {"key": "candidate_multiplier", "baseline": 3, "value": 2}
+    ]
+    # … but openclaw's candidate limit is 4 × max_results whatever the multiplier
+    assert not by_run["openclaw"].affected
+    assert by_run["openclaw"].inert == "not read by this run: its candidate limit 24 either way"
+    fts = [c for c in result.checks if c.run == "fts"]
+    assert {(c.status, c.compared) for c in fts} == {(FAIL, False)}
+    assert fts[0].note == "incomparable: the configuration differs (candidate_multiplier)"
+    claw = [c for c in result.checks if c.run == "openclaw"]
+    assert {(c.status, c.compared) for c in claw} == {(OK, True)}
+
+
+def test_an_inert_change_alone_passes_and_a_read_one_fails() -> None:
+    # MMR off: λ is never read; a half-life with temporal decay off neither
+    lam = check_entry("k", configured(**{"mmr.lambda": 0.5}), configured())
+    assert lam.ok and all(not c.affected for c in lam.config_changes)
+    assert lam.config_changes[0].inert == "not read by this run: its MMR λ off either way"
+    decay = check_entry(
+        "k",
+        configured(temporal_decay=False, half_life_days=30.0),
+        configured(temporal_decay=False),
+    )
+    assert decay.ok and decay.config_changes[0].text() == "half_life_days 7.0 → 30.0"
+    # the effective half-life changes: every run is affected
+    read = check_entry("k", configured(half_life_days=30.0), configured())
+    assert not read.ok and all(c.affected for c in read.config_changes)
+
+
+def test_several_changes_and_a_changed_memory_are_named() -> None:
+    current = configured(min_score=0.3, **{"mmr.enabled": True})
+    current["manifest"]["runs"]["fts"]["memory"] = {"dream": {"min_hours": 12.0}}
+    base = configured()
+    base["manifest"]["runs"]["fts"]["memory"] = {"dream": {"min_hours": 24.0}}
+    by_run = {c.run: c for c in check_entry("k", current, base).config_changes}
+    assert by_run["fts"].text() == (
+        "min_score 0.35 → 0.3; mmr.enabled false → true; memory.dream.min_hours 24.0 → 12.0"
+    )
+    # the memory alone (the configuration hash covers only the search settings)
+    only = configured()
+    only["manifest"]["runs"]["fts"]["memory"] = {"index": {"tokenizer": "porter"}}
+    got = check_entry("k", only, configured())
+    assert [c.text() for c in got.config_changes] == ["memory.index.tokenizer (not set) → porter"]
+    assert got.config_changes[0].to_json()["changes"] == [
+        {"key": "memory.index.tokenizer", "value": "porter"}
+    ]
+    assert not got.ok
+
+
+def test_a_hash_that_differs_with_equal_settings_is_still_incomparable() -> None:
+    current = configured()
+    current["manifest"]["runs"]["fts"]["config_hash"] = "0" * 16
+    (change,) = check_entry("k", current, configured()).config_changes
+    assert change.affected and change.text().startswith("config_hash ")
+    assert "no recorded setting differs" in change.text()
+
+
+def test_a_better_value_is_no_reason_to_refresh_while_the_run_regressed() -> None:
+    current = entry()
+    current["metrics"]["hybrid"]["nDCG@10"] = 0.50  # regressed …
+    current["metrics"]["hybrid"]["Redundancy"] = 0.05  # … and less redundant
+    current["metrics"]["fts"]["Redundancy"] = 0.10  # another run only better
+    result = check_entry("k", current, entry())
+    better = {c.run: c for c in result.checks if c.measure == "Redundancy"}
+    assert better["hybrid"].status == OK
+    assert "refresh it with" not in better["hybrid"].note
+    assert better["hybrid"].note == (
+        "better than the baseline, but this run failed on nDCG@10: do not refresh the baseline"
+    )
+    assert "refresh it only once the failures of the other runs" in better["fts"].note
+    # nothing failed: the invitation stands
+    alone = entry()
+    alone["metrics"]["fts"]["Redundancy"] = 0.10
+    note = statuses_notes(check_entry("k", alone, entry()))[("fts", "Redundancy")]
+    assert note == "better than the baseline; refresh it with --write-baseline"
+
+
+def statuses_notes(result: Any) -> dict[tuple[str, str], str]:
+    return {(c.run, c.measure): c.note for c in result.checks}
+
+
+def test_a_subset_of_the_runs_lists_the_others_once() -> None:
+    base = entry()
+    for run in ("rrf", "openclaw"):
+        base["metrics"][run] = dict(METRICS["hybrid"])
+    current = entry()
+    current["metrics"]["hybrid"]["nDCG@10"] = 0.40  # the one real regression
+    current["metrics"]["mine"] = {"nDCG@10": 0.3}
+    result = check_entry("k", current, base)
+    assert result.not_run == ["rrf", "openclaw"] and result.baseline_runs == 4
+    assert result.new_runs == ["mine"]
+    assert {c.run for c in result.checks} == {"fts", "hybrid", "mine"}  # no line per value
+    assert [(c.run, c.measure) for c in result.failures] == [("hybrid", "nDCG@10")]

@@ -85,3 +85,65 @@ def test_full_report_on_the_shipped_dataset(tmp_path: Path) -> None:
     assert run.code == 0, run.summary
     assert "regression/agent-memory against the baseline" in run.summary
     assert "[FAIL]" not in run.summary
+
+
+# A default changed in the engine, planted in the notebook's kernel (fault injection):
+# the default profile's candidate_multiplier 3 → 2.
+PLANT = """import dataclasses
+import memlab.config as mc
+c0 = mc.PROFILES["grok-c0"]
+mc.PROFILES["grok-c0"] = dataclasses.replace(
+    c0, search=dataclasses.replace(c0.search, candidate_multiplier=2)
+)"""
+
+
+@pytest.mark.slow
+def test_a_planted_default_change_fails_the_report_and_is_named(
+    tiny_regression: Report, tiny_dataset: Path, tmp_path: Path
+) -> None:
+    """`memlab report` end to end over 2 of the baseline's 3 runs, the default changed."""
+    import nbformat
+
+    from memlab.report.locate import notebook_dir
+
+    nb = nbformat.read(notebook_dir() / "regression.ipynb", as_version=4)
+    setup = next(i for i, c in enumerate(nb.cells) if "wb.setup()" in c.source)
+    nb.cells.insert(setup + 1, nbformat.v4.new_code_cell(PLANT))
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    nbformat.write(nb, str(folder / "regression.ipynb"))
+    run = report(
+        tmp_path / "out",
+        "--notebook-dir",
+        str(folder),
+        "--datasets",
+        str(tiny_dataset),
+        "--param",
+        "embedder=hash",
+        "--param",
+        "runs=[fts, hybrid]",
+        "--baseline",
+        str(tiny_regression.out / "baseline.json"),
+    )
+    assert run.code == 1, run.summary
+    lines = run.summary.splitlines()
+    named = [ln for ln in lines if "candidate_multiplier" in ln]
+    assert named == [
+        f"[FAIL] {r:<22} candidate_multiplier 3 → 2  (values not compared)"
+        for r in ("fts", "hybrid")
+    ]
+    assert [ln for ln in lines if ln.startswith("not run")] == [
+        "not run: mmr (1 of the baseline's 3 runs are not in these results; their values are "
+        "not checked)"
+    ]
+    assert "missing from the results" not in run.summary
+    changes = run.data["checks"][0]["config_changes"]
+    assert [(c["run"], c["affected"], c["changes"]) for c in changes] == [
+        (r, True, [{"key": "candidate_multiplier", "baseline": 3, "value": 2}])
+        for r in ("fts", "hybrid")
+    ]
+    assert run.data["checks"][0]["not_run"] == ["mmr"]
+    # the notebook's own check and the index page say the same
+    executed = (tmp_path / "out" / "regression-tiny" / "regression.ipynb").read_text()
+    assert "candidate_multiplier 3 → 2" in executed
+    assert "candidate_multiplier 3 → 2" in (tmp_path / "out" / "index.html").read_text()
