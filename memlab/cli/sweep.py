@@ -43,7 +43,7 @@ Grok and OpenClaw settings, mapping.md, decision.md and split.json.
 def grid_arg(value: str) -> Path:
     """``--grid``: a grid file or a shipped grid's name."""
     from memlab.errors import ConfigError
-    from memlab.sweep.grids import grid_file
+    from memlab.grids import grid_file
 
     try:
         return grid_file(text(value))

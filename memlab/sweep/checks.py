@@ -3,6 +3,7 @@
 Each function returns the warning's text, or None when there is nothing to say:
 
 * ``small_holdout`` — fewer than ``MIN_HOLDOUT`` (30) scored holdout queries;
+* ``uncapped`` — a cost the rule caps that no dev query measures;
 * ``tied_top`` — several configurations tie at the top of the rule;
 * ``grid_edges`` — a chosen value on the edge of its grid axis ("extend the grid"),
   unless it is the setting's own bound (λ 1, ``min_score`` 0, no decay, …);
@@ -39,6 +40,20 @@ BOUNDS: dict[str, tuple[float | None, float | None]] = {
 SOURCE_WEIGHT_BOUNDS = (0.0, None)
 
 
+def queries(n: int) -> str:
+    return f"{n} quer{'y' if n == 1 else 'ies'}"
+
+
+def uncapped(caps: Mapping[str, float]) -> list[str]:
+    """A cost the rule means to cap but cannot: no dev query measures it."""
+    return [
+        f"no dev query measures {cost} (e.g. no abstention query among them): the rule "
+        f"cannot hold {cost} to the base's; add such queries or hold out fewer"
+        for cost, cap in caps.items()
+        if math.isnan(cap)
+    ]
+
+
 def small_holdout(n: int, has_holdout: bool) -> str | None:
     if not has_holdout:
         return (
@@ -47,18 +62,19 @@ def small_holdout(n: int, has_holdout: bool) -> str | None:
         )
     if n < MIN_HOLDOUT:
         return (
-            f"the holdout has {n} scored queries (fewer than {MIN_HOLDOUT}): its CI is wide "
+            f"the holdout has {queries(n)} scored (fewer than {MIN_HOLDOUT}): its CI is wide "
             "and the gain may not hold; use more queries or a larger --holdout"
         )
     return None
 
 
-def tied_top(n_tied: int, score: float, what: str) -> str | None:
+def tied_top(n_tied: int, score: float, what: str, base_kept: bool = False) -> str | None:
     if n_tied < 2:
         return None
+    taken = "the base is one of them and is kept" if base_kept else "the first in sweep order"
     return (
-        f"{n_tied} configurations tie at the top ({what} {score:.4f} on dev): the first in "
-        "sweep order was taken; the data cannot tell them apart"
+        f"{n_tied} configurations tie at the top ({what} {score:.4f} on dev; {taken}): "
+        "the data cannot tell them apart"
     )
 
 
@@ -87,14 +103,14 @@ def grid_edges(chosen: Mapping[str, Any], axes: Mapping[str, Sequence[Any]]) -> 
         listing = ", ".join(f"{x:g}" for x in numbers)
         if v == numbers[0] and (lo is None or v > lo):
             step = numbers[1] - numbers[0]
-            nxt = v - step if lo is None else max(lo, v - step)
+            nxt = v - step if lo is None or v - step > lo else (lo + v) / 2
             out.append(
                 f"{axis} = {v:g} is the lowest value of its grid axis ({listing}): the best "
                 f"may lie below it; extend the grid (e.g. add {nxt:g})"
             )
         elif v == numbers[-1] and not beyond_null and (hi is None or v < hi):
             step = numbers[-1] - numbers[-2]
-            nxt = v + step if hi is None else min(hi, v + step)
+            nxt = v + step if hi is None or v + step < hi else (hi + v) / 2
             out.append(
                 f"{axis} = {v:g} is the highest value of its grid axis ({listing}): the best "
                 f"may lie above it; extend the grid (e.g. add {nxt:g})"
@@ -106,7 +122,7 @@ def all_tied(gain: Gain, same: bool) -> str | None:
     if same or not gain.all_tied:
         return None
     return (
-        f"every one of the {gain.n} holdout queries ties between the base and the chosen "
+        f"every one of the {queries(gain.n)} of the holdout ties between the base and the chosen "
         f"configuration on {gain.measure}: the gain is 0 and the paired test's power is "
         "undefined (not an MDE of 0)"
     )

@@ -14,7 +14,8 @@ agent's context; ``Hits``). The choice is made on the dev queries by a
 * a linear utility, ``"nDCG@10 - 0.05*AbstainHits - 0.0002*Tokens"``: the best
   value of that sum (only explicit caps apply).
 
-Ties at the top are broken by sweep order (the base first). ``pareto_front``
+Ties at the top keep the base when it is one of them (no change without evidence),
+else go by sweep order. ``pareto_front``
 gives the configurations no other one beats on quality at no higher cost.
 """
 
@@ -226,7 +227,8 @@ def choose(candidates: pd.DataFrame, rule: ChoiceRule, base: int, column: Column
         )
     best = float(np.max(score[eligible]))
     tied = [int(i) for i in np.flatnonzero(eligible & (score >= best - TIE))]
-    return Choice(tied[0], eligible, score, caps, tied)
+    chosen = base if base in tied else tied[0]  # no change without evidence for it
+    return Choice(chosen, eligible, score, caps, tied)
 
 
 def base_row_costs(row: pd.Series, rule: ChoiceRule, column: ColumnOf) -> dict[str, float]:
@@ -234,15 +236,21 @@ def base_row_costs(row: pd.Series, rule: ChoiceRule, column: ColumnOf) -> dict[s
 
 
 def pareto_front(
-    quality: Sequence[float] | np.ndarray, cost: Sequence[float] | np.ndarray
+    quality: Sequence[float] | np.ndarray,
+    cost: Sequence[float] | np.ndarray,
+    prefer: Sequence[int] = (),
 ) -> list[int]:
     """Positions of the rows no other row beats (higher quality at no higher cost, or
     lower cost at no lower quality), by increasing cost; NaN rows are left out and of
-    rows equal on both only the first is kept."""
+    rows equal on both only one is kept: the first of ``prefer`` among them, else the
+    first in order."""
     q = np.asarray(quality, dtype=float)
     c = np.asarray(cost, dtype=float)
     ok = np.flatnonzero(~(np.isnan(q) | np.isnan(c)))
-    order = ok[np.lexsort((ok, -q[ok], c[ok]))]  # cost up, quality down, then sweep order
+    rank = np.full(len(q), len(prefer), dtype=np.int64)
+    for r, i in enumerate(prefer):
+        rank[i] = min(rank[i], r)
+    order = ok[np.lexsort((ok, rank[ok], -q[ok], c[ok]))]  # cost up, quality down
     front: list[int] = []
     best = -math.inf
     for i in order:

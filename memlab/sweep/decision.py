@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 import pandas as pd
@@ -33,7 +33,20 @@ from memlab.sweep.space import SweepPoint, describe
 
 if TYPE_CHECKING:
     from memlab.sweep.engine import Sweep
-    from memlab.sweep.results import SweepResult
+    from memlab.sweep.split import Split
+
+
+class SweepResult(Protocol):
+    """What a decision reads of a finished sweep (``memlab.sweep.results.SweepResult``)."""
+
+    table: pd.DataFrame
+    points: list[SweepPoint]
+    measures: list[str]
+    split: Split
+    sweep: Sweep | None
+    base_scores: dict[str, float] | None
+
+    def point(self, key: str) -> SweepPoint: ...
 
 BASE = "(base profile)"
 
@@ -212,7 +225,9 @@ def decide(
     }
     quality = frame[column(rule.measure)].to_numpy(dtype=float)
     fronts = {
-        cost: pareto_front(quality, frame[column(cost)].to_numpy(dtype=float))
+        cost: pareto_front(
+            quality, frame[column(cost)].to_numpy(dtype=float), (choice.chosen, base)
+        )
         for cost in CONSTRAINED_COSTS
     }
     resplits = None
@@ -278,9 +293,10 @@ def _resplits(
 
 def _warnings(d: Decision, result: SweepResult) -> list[str]:
     out: list[str | None] = [checks.small_holdout(d.gain.n, d.has_holdout)]
+    out.extend(checks.uncapped(d.choice.caps))
     what = "utility" if d.rule.utility else d.rule.measure
     top = float(d.choice.score[d.chosen])
-    out.append(checks.tied_top(len(d.choice.tied), top, what))
+    out.append(checks.tied_top(len(d.choice.tied), top, what, d.keeps_base))
     if not d.keeps_base:
         axes: dict[str, list[Any]] = {}
         for p in result.points:

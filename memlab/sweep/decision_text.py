@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 import pandas as pd
 
+from memlab.sweep.checks import queries
 from memlab.sweep.choice import CONSTRAINED_COSTS
 from memlab.sweep.decision import Decision
 
@@ -27,7 +28,7 @@ def gain_line(d: Decision) -> str:
         return f"gain on {where}: no query scores {g.measure}"
     mde = "undefined (every query ties)" if g.mde is None else f"{g.mde:.4f}"
     return (
-        f"gain over the base on {where} ({g.n} queries): {g.measure} {g.diff:+.4f} "
+        f"gain over the base on {where} ({queries(g.n)}): {g.measure} {g.diff:+.4f} "
         f"[95% CI {g.ci[0]:+.4f}, {g.ci[1]:+.4f}], paired t-test p = {g.p:.3g}; "
         f"wins/ties/losses {g.wins}/{g.ties}/{g.losses}; MDE {mde}"
     )
@@ -54,6 +55,10 @@ def _front(
     """(title, table) of one Pareto front; at most ``rows`` rows (evenly spaced, the base
     and the chosen kept) when given."""
     table = d.front_table(cost)
+    if table.empty:
+        return f"Pareto front: {d.rule.measure} against {cost} (dev)", (
+            f"(none: no dev query measures {cost})"
+        )
     note = ""
     if rows is not None and len(table) > rows:
         keep = {round(i * (len(table) - 1) / (rows - 1)) for i in range(rows)}

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from memlab.errors import ConfigError, did_you_mean
 
-GRIDS_DIR = Path(__file__).resolve().parents[1] / "data" / "grids"
+GRIDS_DIR = Path(__file__).resolve().parent / "data" / "grids"
 
 
 def shipped_grids() -> dict[str, Path]:
