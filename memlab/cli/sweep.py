@@ -213,7 +213,8 @@ def _print(args: argparse.Namespace, result: Any, decision: Any, top: Any, expor
     print()
     print(decision_text(decision))
     print()
-    print(f"best by {args.measure} on dev, whatever it costs (top {len(top)})")
+    where = "dev" if result.split.holdout else "all queries"
+    print(f"best by {args.measure} on {where}, whatever it costs (top {len(top)})")
     print(top.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
     if args.out:
         print(f"results in {args.out}")

@@ -68,12 +68,14 @@ def small_holdout(n: int, has_holdout: bool) -> str | None:
     return None
 
 
-def tied_top(n_tied: int, score: float, what: str, base_kept: bool = False) -> str | None:
+def tied_top(
+    n_tied: int, score: float, what: str, base_kept: bool = False, where: str = "dev"
+) -> str | None:
     if n_tied < 2:
         return None
     taken = "the base is one of them and is kept" if base_kept else "the first in sweep order"
     return (
-        f"{n_tied} configurations tie at the top ({what} {score:.4f} on dev; {taken}): "
+        f"{n_tied} configurations tie at the top ({what} {score:.4f} on {where}; {taken}): "
         "the data cannot tell them apart"
     )
 

@@ -108,28 +108,28 @@ class ChoiceRule:
             total = total + weight * rows[column(name)].astype(float)
         return total
 
-    def describe(self, base: Mapping[str, float]) -> str:
-        """The rule in one sentence, with its numbers."""
+    def describe(self, base: Mapping[str, float], where: str = "dev") -> str:
+        """The rule in one sentence, with its numbers (``where``: the queries it reads)."""
         if self.utility:
             head = f"the best utility {format_utility(self.utility)}"
         else:
             head = f"the best {self.measure}"
         caps = self.caps(base)
         if not caps:
-            return head + " on dev, whatever it costs (unconstrained)"
+            return head + f" on {where}, whatever it costs (unconstrained)"
         parts = []
         given = {"AbstainHits": self.max_abstain_hits, "Tokens": self.max_tokens}
         for cost, cap in caps.items():
             explicit = given.get(cost) is not None
             if math.isnan(cap):
-                parts.append(f"{cost} not capped (no query on dev measures it)")
+                parts.append(f"{cost} not capped (no query on {where} measures it)")
             elif explicit:
                 parts.append(f"{cost} ≤ {cap:.4g}")
             else:
                 parts.append(
                     f"{cost} ≤ {cap:.4g} (the base's {base[cost]:.4g} + {self.tolerance:.0%})"
                 )
-        return f"{head} on dev among the configurations with " + " and ".join(parts)
+        return f"{head} on {where} among the configurations with " + " and ".join(parts)
 
 
 ColumnOf = Callable[[str], str]

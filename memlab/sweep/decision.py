@@ -48,6 +48,7 @@ class SweepResult(Protocol):
 
     def point(self, key: str) -> SweepPoint: ...
 
+
 BASE = "(base profile)"
 
 
@@ -90,6 +91,15 @@ class Decision:
     def report_part(self) -> str:
         return "holdout" if self.has_holdout else "all"
 
+    @property
+    def chosen_on(self) -> str:
+        """Where the choice is made: "dev", or "all" queries without a holdout."""
+        return "dev" if self.has_holdout else "all"
+
+    @property
+    def parts(self) -> list[str]:
+        return ["dev", "holdout"] if self.has_holdout else ["all"]
+
     def side_by_side(self) -> pd.DataFrame:
         """Base and chosen: quality on dev and holdout (with CI) and every cost."""
         m = self.rule.measure
@@ -98,12 +108,12 @@ class Decision:
             row = self.candidates.iloc[i]
             lo, hi = self.ci[name]
             out: dict[str, Any] = {"": name, "configuration": row["configuration"]}
-            out[f"{m} dev"] = float(row[self.column(m)])
-            out[f"{m} {self.report_part}"] = float(row[self.column(m, "holdout")])
+            for part in self.parts:
+                out[f"{m} {part}"] = float(row[self.column(m, part)])
             out["95% CI"] = f"[{lo:.4f}, {hi:.4f}]"
             for cost in COST_MEASURES:
-                out[f"{cost} dev"] = float(row[self.column(cost)])
-                out[f"{cost} {self.report_part}"] = float(row[self.column(cost, "holdout")])
+                for part in self.parts:
+                    out[f"{cost} {part}"] = float(row[self.column(cost, part)])
             rows.append(out)
         return pd.DataFrame(rows)
 
@@ -130,9 +140,13 @@ class Decision:
                 {
                     "": mark,
                     "configuration": row["configuration"],
-                    f"{cost} dev": float(row[self.column(cost)]),
-                    f"{m} dev": float(row[self.column(m)]),
-                    f"{m} {self.report_part}": float(row[self.column(m, "holdout")]),
+                    f"{cost} {self.chosen_on}": float(row[self.column(cost)]),
+                    f"{m} {self.chosen_on}": float(row[self.column(m)]),
+                    **(
+                        {f"{m} holdout": float(row[self.column(m, "holdout")])}
+                        if self.has_holdout
+                        else {}
+                    ),
                     "meets rule": bool(self.choice.eligible[i]),
                 }
             )
@@ -235,7 +249,7 @@ def decide(
         resplits = _resplits(result, rule, points, base, choice.chosen, splits)
     decision = Decision(
         rule=rule,
-        rule_text=rule.describe(base_costs),
+        rule_text=rule.describe(base_costs, "dev" if has_holdout else "all queries"),
         candidates=frame,
         points=points,
         base=base,
@@ -296,7 +310,8 @@ def _warnings(d: Decision, result: SweepResult) -> list[str]:
     out.extend(checks.uncapped(d.choice.caps))
     what = "utility" if d.rule.utility else d.rule.measure
     top = float(d.choice.score[d.chosen])
-    out.append(checks.tied_top(len(d.choice.tied), top, what, d.keeps_base))
+    where = "dev" if d.has_holdout else "all queries"
+    out.append(checks.tied_top(len(d.choice.tied), top, what, d.keeps_base, where))
     if not d.keeps_base:
         axes: dict[str, list[Any]] = {}
         for p in result.points:

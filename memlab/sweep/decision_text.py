@@ -23,7 +23,10 @@ def gain_line(d: Decision) -> str:
     g = d.gain
     where = "holdout" if d.has_holdout else "all queries"
     if d.keeps_base:
-        return "the rule keeps the base profile (no configuration does better within it on dev)"
+        return (
+            "the rule keeps the base profile (no configuration does better within it on "
+            f"{'dev' if d.has_holdout else 'all queries'})"
+        )
     if g.n == 0:
         return f"gain on {where}: no query scores {g.measure}"
     mde = "undefined (every query ties)" if g.mde is None else f"{g.mde:.4f}"
@@ -56,8 +59,8 @@ def _front(
     and the chosen kept) when given."""
     table = d.front_table(cost)
     if table.empty:
-        return f"Pareto front: {d.rule.measure} against {cost} (dev)", (
-            f"(none: no dev query measures {cost})"
+        return f"Pareto front: {d.rule.measure} against {cost} ({d.chosen_on})", (
+            f"(none: no query measures {cost} there)"
         )
     note = ""
     if rows is not None and len(table) > rows:
@@ -66,7 +69,7 @@ def _front(
         total = len(table)
         table = table.loc[sorted(keep | marked)]
         note = f" ({len(table)} of its {total} configurations shown)"
-    return f"Pareto front: {d.rule.measure} against {cost} (dev){note}", fmt(table)
+    return f"Pareto front: {d.rule.measure} against {cost} ({d.chosen_on}){note}", fmt(table)
 
 
 def decision_text(d: Decision, *, front_rows: int | None = FRONT_ROWS) -> str:

@@ -205,10 +205,10 @@ def plot_fronts(decision: Decision) -> Figure:
         ax.scatter(
             x[d.chosen], quality[d.chosen], marker="*", s=180, color="C3", label="chosen", zorder=4
         )
-        ax.set_xlabel(f"{cost} (dev, lower is cheaper)")
+        ax.set_xlabel(f"{cost} ({d.chosen_on}, lower is cheaper)")
         ax.grid(alpha=0.3)
     first = np.atleast_1d(axes)[0]
-    first.set_ylabel(f"{m} (dev)")
+    first.set_ylabel(f"{m} ({d.chosen_on})")
     first.legend(fontsize="small", loc="lower right")
     fig.suptitle(f"{m} against its costs: every configuration, the front and the choice")
     fig.tight_layout()

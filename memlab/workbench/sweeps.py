@@ -216,7 +216,9 @@ def front_plot(decision: Decision) -> Plot:
 
 def front_tables(decision: Decision) -> Panel:
     """The Pareto fronts as tables (dev; the base and the chosen marked)."""
-    panel = Panel("Pareto fronts", [f"{decision.rule.measure} against each cost, on dev"])
+    panel = Panel(
+        "Pareto fronts", [f"{decision.rule.measure} against each cost ({decision.chosen_on})"]
+    )
     for cost in decision.fronts:
         panel.add(f"against {cost}", decision.front_table(cost))
     return panel

@@ -4,6 +4,7 @@ base beside chosen, the holdout gain and the optimism over repeated splits."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -51,6 +52,8 @@ def test_a_winner_by_false_hits_is_not_the_default_choice(
     assert dev(decision, decision.chosen, "nDCG@10") > dev(decision, base, "nDCG@10")
     assert not decision.choice.eligible[free.chosen]
     assert decision.rule_text.startswith("the best nDCG@10 on dev among the configurations")
+    docs = " ".join((Path(__file__).resolve().parents[2] / "docs" / "decide.md").read_text().split())
+    assert f"`rule: {decision.rule_text}`" in docs  # the example the docs quote
 
 
 def test_every_row_carries_quality_and_costs(result: SweepResult) -> None:
