@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from memlab.config import IndexConfig, SearchConfig, config_hash, profile, to_dict
+from memlab.config import IndexConfig, SearchConfig, config_hash, profile
 from memlab.errors import ConfigError
 from memlab.eval.index_options import index_section, options_of_section
 from memlab.eval.runs import read_run
@@ -71,30 +71,37 @@ def unflatten(flat: Mapping[str, Any]) -> dict[str, Any]:
 def memlab_yaml(
     search: SearchConfig, profile_name: str, index: Mapping[str, Any], header: str = ""
 ) -> str:
-    """The memlab config file of ``search`` (and index options) on ``profile_name``."""
+    """The memlab config file of ``search`` (and index options) on ``profile_name``: the
+    search keys that differ from the profile's (a source weight the profile sets and
+    ``search`` does not is written as 1.0, what a missing weight means)."""
     import yaml
 
     start = profile(profile_name).search
     diff = config_diff(start, search)
+    for source in start.source_weights:
+        if source not in search.source_weights:
+            diff[f"source_weights.{source}"] = 1.0
     data: dict[str, Any] = {"profile": profile_name, "search": unflatten(diff)}
-    if config_hash(search) != config_hash(_apply(start, diff)):  # e.g. a removed weight
-        data["search"] = to_dict(search)
     if index:
         data["index"] = index_section(index)
     head = "".join(f"# {line}\n" if line else "#\n" for line in header.splitlines())
     return head + yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
 
 
-def _apply(start: SearchConfig, diff: Mapping[str, Any]) -> SearchConfig:
-    from memlab.config import with_overrides
+def same_search(a: SearchConfig, b: SearchConfig) -> bool:
+    """Equal configurations, a source weight of 1.0 counting as a missing one."""
 
-    return with_overrides(start, dict(diff)) if diff else start
+    def plain(c: SearchConfig) -> str:
+        weights = {k: v for k, v in c.source_weights.items() if v != 1.0}
+        return config_hash(replace(c, source_weights=weights))
+
+    return plain(a) == plain(b)
 
 
 def check_round_trip(path: Path, search: SearchConfig, index: Mapping[str, Any]) -> None:
     """The written file must read back as the exported configuration (a bug otherwise)."""
     run = read_run(path)
-    if config_hash(run.config) != config_hash(search) or dict(run.index) != dict(index):
+    if not same_search(run.config, search) or dict(run.index) != dict(index):
         raise ConfigError(f"{path} does not read back as the configuration exported; report this")
 
 
