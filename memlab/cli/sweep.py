@@ -25,8 +25,8 @@ grid file (YAML): dotted configuration paths mapped to the values to try, e.g.
   tokenizer: [unicode61, porter]     # index options: tokenizer, chunk_bytes, chunk_overlap,
                                      # chunking (each distinct index replayed once)
 
---grid also takes a shipped grid's name (decide, broad, index, random; `memlab init
-DIR` copies them to DIR/grids). With --random N, a path may also map to
+--grid also takes a shipped grid's name ({grids}; `memlab init DIR` copies them to
+DIR/grids). With --random N, a path may also map to
 {uniform: [lo, hi]}, {loguniform: [lo, hi]} or {randint: [lo, hi]}. Rerunning with
 the same --out skips finished configurations.
 
@@ -38,6 +38,12 @@ quality chooses on quality alone, --objective 'nDCG@10 - 0.05*AbstainHits' by a
 utility. --export DIR writes chosen.yaml (for --config and --runs NAME=FILE), the
 Grok and OpenClaw settings, mapping.md, decision.md and split.json.
 """
+
+
+def epilog() -> str:
+    from memlab.grids import shipped_grids
+
+    return EXAMPLE.replace("{grids}", ", ".join(shipped_grids()))
 
 
 def grid_arg(value: str) -> Path:
@@ -57,7 +63,7 @@ def register(sub: Any) -> None:
         help="sweep search configurations (half-life, source weights, λ, …) on a dataset",
         description="Score every configuration of a grid on a labelled dataset: candidates "
         "are gathered once, then each configuration is rescored by the scoring core.",
-        epilog=EXAMPLE,
+        epilog=epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("dataset", help="dataset folder (see `memlab dataset validate`)")
@@ -67,7 +73,11 @@ def register(sub: Any) -> None:
         type=grid_arg,
         help="YAML file (configuration paths → value lists) or a shipped grid's name",
     )
-    p.add_argument("--out", help="results folder: sweep.csv, sweep.json, best.csv (resumable)")
+    p.add_argument(
+        "--out",
+        help="results folder: sweep.csv, sweep.json (resumable), best.csv, decision.json, "
+        "fronts.csv, fronts.png",
+    )
     p.add_argument("--embedder", help="embedding provider (default: the dataset's shipped vectors)")
     p.add_argument(
         "--measure", type=nonempty, default="nDCG@10", help="choose the configuration by this"
@@ -109,7 +119,8 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--export",
         metavar="DIR",
-        help="write chosen.yaml, grok-settings.toml, openclaw.json, mapping.md, decision.md",
+        help="write chosen.yaml, grok-settings.toml, openclaw.json, mapping.md, decision.md, "
+        "fronts.png, split.json",
     )
     p.add_argument("--json", action="store_true", help="print the decision as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
@@ -184,6 +195,9 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         top.to_csv(Path(args.out) / "best.csv", index=False)
         text = json.dumps(_clean(decision.to_dict()), indent=2, allow_nan=False) + "\n"
         (Path(args.out) / "decision.json").write_text(text, encoding="utf-8")
+        from memlab.export.sweep import write_fronts
+
+        write_fronts(decision, args.out)
     exported = _export(args, result, decision) if args.export else None
     if args.json:
         print(json.dumps(_chosen_json(result, decision, exported), indent=2, allow_nan=False))

@@ -3,8 +3,9 @@
 The chosen configuration goes out as ``chosen.yaml`` (its profile, the search keys
 that differ from it, and the index options that turn the dataset's own memory
 into the one it was measured on), both agents' settings, ``mapping.md``,
-``decision.md`` and ``split.json`` (the dev and holdout query ids, so the
-holdout numbers can be recomputed from ``memlab compare --out``'s perquery.csv).
+``decision.md``, the Pareto fronts (``fronts.png``, ``fronts.csv``) and
+``split.json`` (the dev and holdout query ids, so the holdout numbers can be
+recomputed from ``memlab compare --out``'s perquery.csv).
 """
 
 from __future__ import annotations
@@ -26,6 +27,30 @@ if TYPE_CHECKING:
     from memlab.sweep.results import SweepResult
 
 SPLIT_FILE = "split.json"
+
+
+FRONTS_PNG = "fronts.png"
+FRONTS_CSV = "fronts.csv"
+
+
+def write_fronts(decision: Decision, folder: str | Path) -> list[Path]:
+    """The Pareto fronts as a plot (``fronts.png``) and a table (``fronts.csv``: one row
+    per front member, the cost it is on in ``cost``)."""
+    import pandas as pd
+
+    from memlab.sweep.plots import plot_fronts
+
+    dest = Path(folder)
+    dest.mkdir(parents=True, exist_ok=True)
+    frames = []
+    for cost in decision.fronts:
+        table = decision.front_table(cost).rename(columns={f"{cost} {decision.chosen_on}": "value"})
+        frames.append(table.assign(cost=cost))
+    csv = pd.concat(frames, ignore_index=True).rename(columns={"": "mark"}).to_csv(index=False)
+    write_atomic(dest / FRONTS_CSV, csv, root=dest)
+    png = dest / FRONTS_PNG
+    plot_fronts(decision).savefig(png, dpi=110)
+    return [dest / FRONTS_CSV, png]
 
 
 def reproduce_command(dataset: str, dest: Path, embedder: str | None = None) -> str:
@@ -74,7 +99,7 @@ def export_sweep(
         profile_name=profile_name,
         index_options=options,
         header=header,
-        decision_md=decision_markdown(decision, reproduce=reproduce),
+        decision_md=decision_markdown(decision, reproduce=reproduce, plot=FRONTS_PNG),
         notes=[
             f"the queries tagged '{tag}' were measured on their own index ({ix.tokenizer}; "
             "the dataset's per-tag index, an evaluation setting): the agents' files hold "
@@ -83,6 +108,7 @@ def export_sweep(
         ],
     )
     sp = result.split
+    done.written.extend(write_fronts(decision, folder))
     split = {
         "share": sp.share,
         "seed": sp.seed,

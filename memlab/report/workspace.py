@@ -5,7 +5,7 @@
     DIR/notebooks/              the report notebooks (edit and run them here)
     DIR/datasets/agent-memory/  the shipped dataset, with its precomputed vectors
     DIR/baselines/regression.json
-    DIR/grids/                  the shipped sweep grids (``memlab sweep … --grid DIR/grids/decide.yaml``)
+    DIR/grids/                  the shipped sweep grids (``--grid DIR/grids/decide.yaml``)
 
 so a pip install can run, change and keep its own notebooks, dataset and baseline
 (``memlab report --notebook-dir DIR/notebooks --baseline DIR/baselines/regression.json``,

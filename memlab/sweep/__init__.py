@@ -21,11 +21,11 @@ once, and measured with vectorised measures (``memlab.eval.metrics``). Public AP
 """
 
 from memlab.eval.measures import COST_MEASURES, SWEEP_MEASURES
+from memlab.grids import shipped_grids
 from memlab.sweep.choice import ChoiceRule, pareto_front
 from memlab.sweep.decision import Decision, decide
 from memlab.sweep.engine import Sweep
 from memlab.sweep.files import read_results
-from memlab.grids import shipped_grids
 from memlab.sweep.plots import plot_fronts, plot_half_life, plot_heatmap, plot_lambda
 from memlab.sweep.results import SweepResult, best
 from memlab.sweep.runner import run_points, run_sweep

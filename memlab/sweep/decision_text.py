@@ -93,7 +93,9 @@ def decision_text(d: Decision, *, front_rows: int | None = FRONT_ROWS) -> str:
     return "\n".join(lines).rstrip()
 
 
-def decision_markdown(d: Decision, *, title: str = "Sweep decision", reproduce: str = "") -> str:
+def decision_markdown(
+    d: Decision, *, title: str = "Sweep decision", reproduce: str = "", plot: str = ""
+) -> str:
     """``decision.md``: the rule, base vs chosen with CIs and costs, the warnings."""
 
     def md(table: pd.DataFrame) -> str:
@@ -125,6 +127,8 @@ def decision_markdown(d: Decision, *, title: str = "Sweep decision", reproduce: 
         parts += ["", extra[0].upper() + extra[1:] + "."]
     parts += ["", "## Warnings", ""]
     parts += [f"* {w}" for w in d.warnings] or ["None."]
+    if plot:
+        parts += ["", f"![{d.rule.measure} against its costs, the Pareto fronts]({plot})"]
     for cost in CONSTRAINED_COSTS:
         title, table = _front(d, cost, None, md)
         parts += ["", f"## {title}", "", table]

@@ -204,7 +204,17 @@ def test_export_writes_the_settings_and_compare_reproduces_the_numbers(
     code, text, _ = run(capsys, *argv, "--out", str(tmp_path / "sweep"), "--objective", "quality")
     assert code == 0
     names = {"chosen.yaml", "grok-settings.toml", "openclaw.json", "mapping.md", "decision.md"}
-    assert names | {"split.json"} == {p.name for p in dest.iterdir()}
+    extra = {"split.json", "fronts.png", "fronts.csv"}
+    assert names | extra == {p.name for p in dest.iterdir()}
+    assert (
+        "![nDCG@10 against its costs, the Pareto fronts](fronts.png)"
+        in (dest / "decision.md").read_text()
+    )
+    fronts = pd.read_csv(dest / "fronts.csv")
+    assert set(fronts["cost"]) <= {"AbstainHits", "Tokens"} and "chosen" in set(fronts["mark"])
+    assert {"decision.json", "fronts.png", "fronts.csv"} <= {
+        p.name for p in (tmp_path / "sweep").iterdir()
+    }
     assert f"wrote {dest / 'chosen.yaml'}" in text and "not in the OpenClaw settings" in text
     decision = json.loads((tmp_path / "sweep" / "decision.json").read_text())
     chosen = decision["chosen"]["config_hash"]
@@ -249,3 +259,26 @@ def test_config_export_writes_any_configuration(
     eval_args = ["eval", str(evalmini_path), "--config", str(dest / "config.yaml"), "--json"]
     code, out, _ = run(capsys, *eval_args, "--embedder", "hash", "--quiet")
     assert code == 0 and json.loads(out)
+
+
+def test_the_command_line_defaults_are_the_library_s() -> None:
+    from memlab.cli import build_parser
+    from memlab.grids import shipped_grids
+    from memlab.sweep.choice import DEFAULT_TOLERANCE
+    from memlab.sweep.honest import DEFAULT_SPLITS
+
+    args = build_parser(["sweep"]).parse_args(["sweep", "d", "--grid", "decide"])
+    assert (args.cost_tolerance, args.splits, args.objective) == (
+        DEFAULT_TOLERANCE,
+        DEFAULT_SPLITS,
+        "constrained",
+    )
+    from memlab.cli.sweep import epilog
+
+    tolerance = f"--cost-tolerance ({DEFAULT_TOLERANCE:.0%})".replace("%", " %")
+    assert tolerance in " ".join(epilog().split())
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "decide.md").read_text()
+    names = ", ".join(f"`{n}`" for n in ("decide", "broad", "index", "random"))
+    assert sorted(shipped_grids()) == ["broad", "decide", "index", "random"]
+    assert f"({names})" in readme and all(f"`{n}`" in docs for n in shipped_grids())

@@ -52,7 +52,8 @@ def test_a_winner_by_false_hits_is_not_the_default_choice(
     assert dev(decision, decision.chosen, "nDCG@10") > dev(decision, base, "nDCG@10")
     assert not decision.choice.eligible[free.chosen]
     assert decision.rule_text.startswith("the best nDCG@10 on dev among the configurations")
-    docs = " ".join((Path(__file__).resolve().parents[2] / "docs" / "decide.md").read_text().split())
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "decide.md").read_text()
+    docs = " ".join(docs.split())
     assert f"`rule: {decision.rule_text}`" in docs  # the example the docs quote
 
 
