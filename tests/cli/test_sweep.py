@@ -222,6 +222,7 @@ def test_export_writes_the_settings_and_compare_reproduces_the_numbers(
     runs = f"fts,hybrid,chosen={dest / 'chosen.yaml'}"
     cmp = tmp_path / "cmp"
     argv = ["compare", str(evalmini_path), "--runs", runs, "--embedder", "hash", "--quiet"]
+    argv.append("--end-to-end-only")
     code, _, _ = run(capsys, *argv, "--work", str(tmp_path / "w"), "--out", str(cmp))
     assert code == 0
     perquery = pd.read_csv(cmp / "perquery.csv")
