@@ -122,6 +122,7 @@ def test_the_wheel_carries_what_the_main_job_needs(fresh: Fresh) -> None:
     for notebook in (repo_root() / "notebooks").glob("*.ipynb"):
         assert f"{shipped}notebooks/{notebook.name}" in names
     assert f"{shipped}baselines/regression.json" in names
+    assert {f"memlab/data/grids/{n}.yaml" for n in ("decide", "broad", "index", "random")} <= names
     dataset = f"{shipped}datasets/agent-memory/"
     assert {f"{dataset}qrels.tsv", f"{dataset}manifest.json"} <= names
     assert any(n.startswith(f"{dataset}vectors/") and n.endswith(".sqlite") for n in names)
@@ -165,6 +166,7 @@ def test_init_lays_out_a_folder_of_the_users(fresh: Fresh) -> None:
     assert done.returncode == 0, done.stderr
     work = fresh.home / "work"
     assert (work / "notebooks" / "regression.ipynb").is_file()
+    assert (work / "grids" / "decide.yaml").is_file()
     assert any((work / "datasets" / "agent-memory" / "vectors").glob("*.sqlite"))
 
 

@@ -31,6 +31,7 @@ COMMAND_MODULES = (
     "memlab.cli.dataset",
     "memlab.cli.judge",
     "memlab.cli.sweep",
+    "memlab.cli.config",
     "memlab.cli.dream",
     "memlab.cli.report",
 )
@@ -44,6 +45,7 @@ COMMANDS = {
     "dataset": "memlab.cli.dataset",
     **dict.fromkeys(("pool", "judge"), "memlab.cli.judge"),
     "sweep": "memlab.cli.sweep",
+    "config": "memlab.cli.config",
     "dream": "memlab.cli.dream",
     **dict.fromkeys(("report", "lab", "init"), "memlab.cli.report"),
 }

@@ -212,6 +212,26 @@ def selected_dataset(args: argparse.Namespace) -> Any:
     return ds.select(exclude_tags=set(tags)) if tags else ds
 
 
+def index_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The index options: the flags (``--tokenizer`` …), else the ``--config`` file's
+    ``index`` section, else the profile's tokenizer (None: the dataset's)."""
+    from memlab.eval.index_options import options_of_section
+
+    path = getattr(args, "config", None)
+    data = read_config_file(path, "search")
+    found = options_of_section(data.get("index") or {}, f"config file {path}")
+    flags = {
+        "tokenizer": getattr(args, "tokenizer", None),
+        "chunk_bytes": args.chunk_bytes,
+        "chunk_overlap": args.chunk_overlap,
+        "chunking": args.chunking,
+        "roles": args.roles,
+    }
+    out = {k: v if v is not None else found.get(k) for k, v in flags.items()}
+    out["tokenizer"] = out["tokenizer"] or tokenizer_of(args)
+    return out
+
+
 def prepared_from(args: argparse.Namespace) -> Prepared:
     """The dataset prepared as the command line says (index options, Dream, embedder)."""
     from memlab.eval.prepare import prepare_dataset
@@ -219,11 +239,7 @@ def prepared_from(args: argparse.Namespace) -> Prepared:
     return prepare_dataset(
         selected_dataset(args),
         embedder=args.embedder,
-        tokenizer=tokenizer_of(args),
-        chunk_bytes=args.chunk_bytes,
-        chunk_overlap=args.chunk_overlap,
-        chunking=args.chunking,
-        roles=args.roles,
+        **index_options(args),
         dream=None if args.dream is None else args.dream == "on",
         dream_config=dream_config(args),
         work_dir=args.work,

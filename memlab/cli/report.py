@@ -249,6 +249,7 @@ def cmd_init(args: argparse.Namespace) -> int:
     print(
         f"next: memlab lab {args.dir}  |  memlab report --notebook-dir {args.dir / 'notebooks'} "
         f"--baseline {args.dir / 'baselines' / 'regression.json'}  |  memlab compare "
-        f"{args.dir / 'datasets' / 'agent-memory'}"
+        f"{args.dir / 'datasets' / 'agent-memory'}  |  memlab sweep "
+        f"{args.dir / 'datasets' / 'agent-memory'} --grid {args.dir / 'grids' / 'decide.yaml'}"
     )
     return 0

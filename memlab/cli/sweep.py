@@ -8,7 +8,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from memlab.cli.args import existing_file, integer, nonempty, number
+from memlab.cli.args import integer, nonempty, number, text
 from memlab.cli.evaluate import add_memory_options, base_config, prepared_from
 from memlab.cli.options import add_config_args
 from memlab.cli.scheduler import add_scheduler_arg, scheduler_client
@@ -22,10 +22,39 @@ grid file (YAML): dotted configuration paths mapped to the values to try, e.g.
   mmr.enabled: [true, false]
   mmr.lambda: [0.5, 0.7, 1.0]
   strategy: [grok, rrf]
+  tokenizer: [unicode61, porter]     # index options: tokenizer, chunk_bytes, chunk_overlap,
+                                     # chunking (each distinct index replayed once)
 
-With --random N, a path may also map to {uniform: [lo, hi]}, {loguniform: [lo, hi]}
-or {randint: [lo, hi]}. Rerunning with the same --out skips finished configurations.
+--grid also takes a shipped grid's name ({grids}; `memlab init DIR` copies them to
+DIR/grids). With --random N, a path may also map to
+{uniform: [lo, hi]}, {loguniform: [lo, hi]} or {randint: [lo, hi]}. Rerunning with
+the same --out skips finished configurations.
+
+choice: by default the best --measure on dev among the configurations whose
+AbstainHits (hits returned for queries nothing answers) and Tokens (what the hits
+add to the agent's context) are at most --cost-tolerance (5 %) above the base
+profile's; --max-abstain-hits / --max-tokens set absolute caps instead; --objective
+quality chooses on quality alone, --objective 'nDCG@10 - 0.05*AbstainHits' by a
+utility. --export DIR writes chosen.yaml (for --config and --runs NAME=FILE), the
+Grok and OpenClaw settings, mapping.md, decision.md and split.json.
 """
+
+
+def epilog() -> str:
+    from memlab.grids import shipped_grids
+
+    return EXAMPLE.replace("{grids}", ", ".join(shipped_grids()))
+
+
+def grid_arg(value: str) -> Path:
+    """``--grid``: a grid file or a shipped grid's name."""
+    from memlab.errors import ConfigError
+    from memlab.grids import grid_file
+
+    try:
+        return grid_file(text(value))
+    except ConfigError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def register(sub: Any) -> None:
@@ -34,17 +63,21 @@ def register(sub: Any) -> None:
         help="sweep search configurations (half-life, source weights, λ, …) on a dataset",
         description="Score every configuration of a grid on a labelled dataset: candidates "
         "are gathered once, then each configuration is rescored by the scoring core.",
-        epilog=EXAMPLE,
+        epilog=epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("dataset", help="dataset folder (see `memlab dataset validate`)")
     p.add_argument(
         "--grid",
         required=True,
-        type=existing_file,
-        help="YAML file: configuration paths → value lists",
+        type=grid_arg,
+        help="YAML file (configuration paths → value lists) or a shipped grid's name",
     )
-    p.add_argument("--out", help="results folder: sweep.csv, sweep.json, best.csv (resumable)")
+    p.add_argument(
+        "--out",
+        help="results folder: sweep.csv, sweep.json (resumable), best.csv, decision.json, "
+        "fronts.csv, fronts.png",
+    )
     p.add_argument("--embedder", help="embedding provider (default: the dataset's shipped vectors)")
     p.add_argument(
         "--measure", type=nonempty, default="nDCG@10", help="choose the configuration by this"
@@ -82,52 +115,153 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--work", help="where replays are built and cached (default ~/.cache/memlab/replays)"
     )
-    p.add_argument("--json", action="store_true", help="print the chosen configuration as JSON")
+    add_choice_args(p)
+    p.add_argument(
+        "--export",
+        metavar="DIR",
+        help="write chosen.yaml, grok-settings.toml, openclaw.json, mapping.md, decision.md, "
+        "fronts.png, split.json",
+    )
+    p.add_argument("--json", action="store_true", help="print the decision as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     add_scheduler_arg(p)
     p.set_defaults(func=cmd_sweep)
 
 
+def add_choice_args(p: argparse.ArgumentParser) -> None:
+    """The choice rule's options (see the epilog)."""
+    p.add_argument(
+        "--objective",
+        default="constrained",
+        help="constrained (default: the best --measure within the base's costs), quality "
+        "(unconstrained) or a utility such as 'nDCG@10 - 0.05*AbstainHits - 0.0002*Tokens'",
+    )
+    p.add_argument(
+        "--cost-tolerance",
+        type=number(0, 10),
+        default=0.05,
+        help="how much worse than the base's AbstainHits and Tokens a choice may be "
+        "(a share; default 0.05)",
+    )
+    p.add_argument(
+        "--max-abstain-hits",
+        type=number(0),
+        metavar="X",
+        help="cap the mean AbstainHits (hits per unanswerable query) at X",
+    )
+    p.add_argument(
+        "--max-tokens", type=number(0), metavar="N", help="cap the mean Tokens returned at N"
+    )
+    p.add_argument(
+        "--splits",
+        type=integer(0, 1000),
+        default=5,
+        help="other dev/holdout splits the choice is repeated on, to measure its optimism "
+        "(default 5; 0: none)",
+    )
+
+
 def cmd_sweep(args: argparse.Namespace) -> int:
+    from memlab.sweep.choice import ChoiceRule
+
     measures = [m.strip() for m in args.measures.split(",") if m.strip()]
     if args.measure not in measures:
         measures.insert(0, args.measure)
+    rule = ChoiceRule.parse(
+        args.objective,
+        measure=args.measure,
+        tolerance=args.cost_tolerance,
+        max_abstain_hits=args.max_abstain_hits,
+        max_tokens=args.max_tokens,
+    )  # bad input fails before anything runs
+    measures += [m for m in rule.measures if m not in measures]
     prepared = prepared_from(args)  # bad input fails before a cluster starts
     with scheduler_client(args) as client:
         if client is not None:
             prepared.use_cluster(client)  # candidates gathered per group on the workers
         result = _run(args, prepared, measures, client)
-    top = result.best(args.measure, args.top) if len(result.table) else None
-    if args.out and top is not None:
-        top.to_csv(Path(args.out) / "best.csv", index=False)
-    if args.json:
-        print(json.dumps(_chosen_json(result, args.measure), indent=2, allow_nan=False))
-    else:
-        print(result.summary(args.measure))
-        if top is not None:
-            print(top.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
-        if args.out:
-            print(f"results in {args.out}")
     if result.interrupted:
         done = len(result.table)
         hint = "rerun the same command to resume" if args.out else "nothing saved (no --out)"
+        print(result.summary(args.measure).splitlines()[0])
         print(f"interrupted after {done} of {result.total} configurations; {hint}")
         return 130
+    if result.table.empty:
+        print(result.summary(args.measure))
+        return 0
+    decision = result.decide(rule, splits=args.splits, seed=args.split_seed)
+    top = result.best(args.measure, args.top)
+    if args.out:
+        top.to_csv(Path(args.out) / "best.csv", index=False)
+        text = json.dumps(_clean(decision.to_dict()), indent=2, allow_nan=False) + "\n"
+        (Path(args.out) / "decision.json").write_text(text, encoding="utf-8")
+        from memlab.export.sweep import write_fronts
+
+        write_fronts(decision, args.out)
+    exported = _export(args, result, decision) if args.export else None
+    if args.json:
+        print(json.dumps(_chosen_json(result, decision, exported), indent=2, allow_nan=False))
+        return 0
+    _print(args, result, decision, top, exported)
     return 0
 
 
-def _chosen_json(result: Any, measure: str) -> dict[str, Any]:
-    if result.table.empty:
-        return {"configurations": 0, "interrupted": result.interrupted}
-    chosen = result.chosen(measure)
+def _export(args: argparse.Namespace, result: Any, decision: Any) -> Any:
+    from memlab.cli.evaluate import chosen_profile
+    from memlab.export.sweep import export_sweep
+
+    return export_sweep(
+        result,
+        decision,
+        args.export,
+        profile_name=chosen_profile(args).profile,
+        dataset=args.dataset,
+        embedder=args.embedder,
+    )
+
+
+def _print(args: argparse.Namespace, result: Any, decision: Any, top: Any, exported: Any) -> None:
+    from memlab.sweep.decision_text import decision_text
+
+    print(result.summary(args.measure).splitlines()[0])
+    print()
+    print(decision_text(decision))
+    print()
+    where = "dev" if result.split.holdout else "all queries"
+    print(f"best by {args.measure} on {where}, whatever it costs (top {len(top)})")
+    print(top.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+    if args.out:
+        print(f"results in {args.out}")
+    if exported is not None:
+        print()
+        print("\n".join(exported.lines()))
+
+
+def _chosen_json(result: Any, decision: Any, exported: Any) -> dict[str, Any]:
+    chosen = result.chosen(decision.rule.measure, decision.rule)
     chosen.pop("config")
-    return {
+    out = {
         "configurations": len(result.table),
         "evaluated": result.evaluated,
         "resumed": result.resumed,
         "interrupted": result.interrupted,
         "chosen": {k: _finite(v) for k, v in chosen.items()},
+        "decision": _clean(decision.to_dict()),
     }
+    if exported is not None:
+        out["exported"] = [str(p) for p in exported.written]
+    return out
+
+
+def _clean(value: Any) -> Any:
+    """NaN and infinities as null, everywhere (JSON has neither)."""
+    if isinstance(value, dict):
+        return {str(k): _clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
+        value = value.item()  # numpy scalars
+    return _finite(value)
 
 
 def _finite(value: Any) -> Any:
@@ -135,6 +269,8 @@ def _finite(value: Any) -> Any:
         return None
     if isinstance(value, tuple):
         return [_finite(v) for v in value]
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
+        return _finite(value.item())  # numpy scalars
     return value
 
 

@@ -110,7 +110,7 @@ def evaluate_rows(
         if value is not None:
             rows.append((run.name, qid, queries[qid].category or "", measure, float(value)))
 
-    parsed = [parse_measure(m) for m in measures if m != "NumQ"]
+    parsed = [parse_measure(m) for m in measures if m not in ("NumQ", *AGENT_MEASURES)]
     ir = [m.name for m in parsed if not m.nugget]
     abstention = {qid for qid, q in queries.items() if q.abstention}
     values = ir_values(run.rankings, qrels, list(queries), ir, abstention=abstention)
@@ -123,8 +123,11 @@ def evaluate_rows(
         for qid in sorted(judged):
             add(qid, m.name, values[m.name][qid])
     stale_of = timeline.stale  # built once: a dict over every query
+    count_hits = "Hits" in measures  # when asked for (the other agent measures: always)
     for qid, q in queries.items():
         ranking, snippets = run.rankings.get(qid, []), run.snippets.get(qid, [])
+        if count_hits:
+            add(qid, "Hits", len(ranking))
         known_text = run.source is None  # an external run's snippets are unknown
         if known_text:
             add(qid, "Redundancy", redundancy(snippets))

@@ -183,7 +183,7 @@ def run_experiment(
     # one replay per memory and per way of reading the query keywords (search.keywords)
     by_memory: dict[tuple[Memory, str], dict[str, Run]] = {}
     for name, spec in specs.items():
-        key = (spec.memory or prepared.memory, spec.config.keywords)
+        key = (spec.memory_on(prepared.memory), spec.config.keywords)
         by_memory.setdefault(key, {})[name] = spec
     results: dict[str, RunResult] = {}
     timelines: dict[str, Timeline] = {}
@@ -198,7 +198,7 @@ def run_experiment(
         )
         for name, spec in group.items():
             result = run_config(name, timeline.batch, spec.config, timeline.query_now)
-            result.memory = spec.memory
+            result.memory = spec.memory or (memory if spec.index else None)
             results[name] = result
             timelines[name] = timeline
             frames.append(evaluate_rows(timeline, result, measures, unit=unit, budget=budget))

@@ -21,7 +21,11 @@ Agent-memory measures (IR tools lack them), computed here per query:
 * ``AbstainHits`` — hits that pass ``min_score`` for a query that nothing
   answers; ``Abstained`` — 1 if there were none;
 * ``Tokens`` — returned tokens (UTF-8 bytes / 4, rounded up, per snippet);
-  ``OverBudget`` — 1 if Tokens exceeds the budget.
+  ``OverBudget`` — 1 if Tokens exceeds the budget;
+* ``Hits`` — hits returned (every query).
+
+``COST_MEASURES`` are what a configuration costs the agent (false hits, context
+tokens, hits); every sweep row carries them beside its quality measures.
 """
 
 from __future__ import annotations
@@ -45,8 +49,17 @@ DEFAULT_MEASURES = (
     *NUGGET_MEASURES,
     "NumQ",
 )
-SWEEP_MEASURES = ("nDCG@10", "R@5", "P@5", "RR", "Success@5", "Redundancy")  # sweep default
-AGENT_MEASURES = ("Redundancy", "Stale", "AbstainHits", "Abstained", "Tokens", "OverBudget")
+COST_MEASURES = ("AbstainHits", "Tokens", "Hits")  # what a configuration costs the agent
+SWEEP_MEASURES = ("nDCG@10", "R@5", "P@5", "RR", "Success@5", "Redundancy", *COST_MEASURES)
+AGENT_MEASURES = (
+    "Redundancy",
+    "Stale",
+    "AbstainHits",
+    "Abstained",
+    "Tokens",
+    "OverBudget",
+    "Hits",
+)
 DEFAULT_TOKEN_BUDGET = 2000
 
 _RANX = {
@@ -61,7 +74,7 @@ _PATTERN = re.compile(r"^(alpha-nDCG|nDCG|NRAll|NR|R|P|Success|MAP|RR|Judged)(?:
 _NEEDS_CUTOFF = ("R", "P", "Success", "Judged", "alpha-nDCG", "NR", "NRAll")
 # Measures where less is better (every other measure: more is better, but for the
 # counts of NO_DIRECTION).
-LOWER_IS_BETTER = frozenset({"Redundancy", "Stale", "AbstainHits", "Tokens", "OverBudget"})
+LOWER_IS_BETTER = frozenset({"Redundancy", "Stale", "AbstainHits", "Tokens", "OverBudget", "Hits"})
 # Counts with no better direction: how many queries the measures were computed over.
 NO_DIRECTION = frozenset({"NumQ"})
 

@@ -71,6 +71,33 @@ class Memory:
             f"MEMORY.md as '{d.memory_source}'"
         )
 
+    def refined(
+        self,
+        *,
+        tokenizer: str | None = None,
+        chunk_bytes: int | None = None,
+        chunk_overlap: int | None = None,
+        chunking: str | None = None,
+        roles: str | tuple[str, ...] | None = None,
+    ) -> Memory:
+        """This memory with explicit index options applied (None: unchanged), the rule of
+        ``--tokenizer``, ``--chunk-bytes`` …: the sizes, mode and roles refine every index
+        (the per-tag ones too); a tokenizer applies to every query and drops the per-tag
+        indexes."""
+
+        def explicit(ix: IndexConfig) -> IndexConfig:
+            c = ix.chunking
+            sizes = ChunkingConfig(
+                chunk_bytes if chunk_bytes is not None else c.max_bytes,
+                chunk_overlap if chunk_overlap is not None else c.overlap_chars,
+                chunking if chunking is not None else c.mode,
+                parse_roles(roles) if roles is not None else c.roles,
+            )
+            return replace(ix, tokenizer=tokenizer or ix.tokenizer, chunking=sizes)
+
+        by_tag = () if tokenizer else tuple((t, explicit(ix)) for t, ix in self.by_tag)
+        return Memory(explicit(self.index), self.dream, by_tag)
+
     def with_dream(self, **changes: Any) -> Memory:
         """The same memory with Dream on and some of its settings changed."""
         return replace(self, dream=replace(self.dream or DreamConfig(), **changes))
@@ -110,23 +137,19 @@ def memory_for(
     """
     defaults = dataset.index
     base = index or _refined(IndexConfig(), defaults)
-
-    def explicit(ix: IndexConfig) -> IndexConfig:
-        c = ix.chunking
-        sizes = ChunkingConfig(
-            chunk_bytes if chunk_bytes is not None else c.max_bytes,
-            chunk_overlap if chunk_overlap is not None else c.overlap_chars,
-            chunking if chunking is not None else c.mode,
-            parse_roles(roles) if roles is not None else c.roles,
-        )
-        return replace(ix, tokenizer=tokenizer or ix.tokenizer, chunking=sizes)
-
     by_tag: tuple[tuple[str, IndexConfig], ...] = ()
-    if tokenizer is None and index is None:
+    if index is None:
         tags = defaults.get("by_tag") or {}
-        by_tag = tuple((str(t), explicit(_refined(base, opts))) for t, opts in tags.items())
+        by_tag = tuple((str(t), _refined(base, opts)) for t, opts in tags.items())
     on = dataset.dream_default if dream is None else dream
-    return Memory(explicit(base), (dream_config or DreamConfig()) if on else None, by_tag)
+    plain = Memory(base, (dream_config or DreamConfig()) if on else None, by_tag)
+    return plain.refined(
+        tokenizer=tokenizer,
+        chunk_bytes=chunk_bytes,
+        chunk_overlap=chunk_overlap,
+        chunking=chunking,
+        roles=roles,
+    )
 
 
 def _refined(index: IndexConfig, options: Mapping[str, Any]) -> IndexConfig:

@@ -24,7 +24,7 @@ IR measures score the judged queries (not abstentions, at least one positive
 judgement); a judged query with no hits scores 0. Agent-memory measures follow
 ``memlab.eval.measures``: ``Redundancy`` (mean pairwise Jaccard of the returned
 snippets, queries with ≥ 2 hits), ``Stale``, ``AbstainHits``, ``Abstained``,
-``Tokens``, ``OverBudget``. Every function returns one value per query, NaN where
+``Tokens``, ``OverBudget``, ``Hits``. Every function returns one value per query, NaN where
 the query is not scored.
 """
 
@@ -250,6 +250,8 @@ def _agent(
         return redundancy(hits, similarity)
     if name == "Stale":
         return stale_above(hits, j, relevant)
+    if name == "Hits":
+        return hits.count()
     abstention = j.abstention[hits.query]
     if name == "AbstainHits":
         return np.where(abstention, hits.count(), np.nan)

@@ -8,7 +8,8 @@ Short names (``memlab compare --runs …``), each derived from a base config
 * ``openclaw``, ``rrf``, ``basic-memory`` — hybrid with that peer merge strategy;
 * ``ranker@profile`` — the ranker on another profile (``hybrid@grok-2026-08``);
 * ``name=FILE.yaml`` — the configuration in a file (``profile`` and search keys,
-  or a ``search:`` section, as ``--config`` reads them), under that name.
+  or a ``search:`` section, as ``--config`` reads them; an ``index:`` section
+  refines the memory the run searches), under that name.
 
 ``parse_run_specs`` reads such a list (``"fts,hybrid,mine=tuned.yaml"``) into
 named ``Run`` s; every command that takes ``--runs`` uses it.
@@ -25,6 +26,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -66,11 +68,20 @@ def ranker_configs(names: Sequence[str], base: SearchConfig) -> dict[str, Search
 @dataclass(frozen=True)
 class Run:
     """A search configuration and the memory it searches (None: the prepared one);
-    ``spec`` is how the command line named it (``mine=tuned.yaml``), when it did."""
+    ``index``: index options (``memlab.eval.index_options``) that refine the prepared
+    memory for this run (a run file's ``index`` section); ``spec`` is how the command
+    line named it (``mine=tuned.yaml``), when it did."""
 
     config: SearchConfig
     memory: Memory | None = None
     spec: str = ""
+    index: tuple[tuple[str, Any], ...] = ()
+
+    def memory_on(self, prepared: Memory) -> Memory:
+        """The memory this run searches when the prepared one is ``prepared``."""
+        if self.memory is not None:
+            return self.memory
+        return prepared.refined(**dict(self.index)) if self.index else prepared
 
 
 def as_run(spec: SearchConfig | Run) -> Run:
@@ -111,18 +122,28 @@ RUN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
 def run_from_file(path: str | Path, profile_name: str = DEFAULT_PROFILE) -> SearchConfig:
     """The search configuration a run file describes: its ``profile`` (else
-    ``profile_name``) with its search keys applied."""
+    ``profile_name``) with its search keys applied (``read_run`` also reads its index)."""
+    return read_run(path, profile_name).config
+
+
+def read_run(path: str | Path, profile_name: str = DEFAULT_PROFILE, spec: str = "") -> Run:
+    """The run a file describes: its ``profile`` (else ``profile_name``) with its search
+    keys applied, and its ``index`` section (tokenizer, chunking) refining the memory."""
+    from memlab.eval.index_options import options_of_section
+
     data = read_config_file(str(path), "search")
-    extra = sorted(set(data) - {"profile", "search"})
+    extra = sorted(set(data) - {"profile", "search", "index"})
     if extra:
         raise ConfigError(
-            f"run file {path}: '{extra[0]}' settings shape the memory, not the ranking; "
-            "a run file holds a profile and search settings (set the memory with "
-            "--tokenizer, --chunk-bytes, --dream)"
+            f"run file {path}: '{extra[0]}' settings shape the replay, not the run; "
+            "a run file holds a profile, search settings and index settings (set Dream "
+            "with --dream and --set dream.KEY=VALUE)"
         )
     base = profile(str(data.get("profile") or profile_name)).search
     overrides = flatten(data.get("search") or {})
-    return with_overrides(base, overrides) if overrides else base
+    config = with_overrides(base, overrides) if overrides else base
+    index = options_of_section(data.get("index") or {}, f"run file {path}")
+    return Run(config, spec=spec, index=tuple(sorted(index.items())))
 
 
 def parse_run_specs(
@@ -147,16 +168,16 @@ def parse_run_specs(
                 raise ConfigError(
                     f"run '{item}': write NAME=FILE with NAME a plain word, e.g. mine=tuned.yaml"
                 )
-            config = run_from_file(file, profile_name)
+            run = read_run(file, profile_name, item)
         else:
             ranker, _, other = name.partition("@")
             if ranker not in RANKERS:
                 raise ConfigError(unknown_name("run", ranker, [*RANKERS, "NAME=FILE.yaml"]))
             start = profile(other).search if other else (base or profile(profile_name).search)
-            config = RANKERS[ranker](start)
+            run = Run(RANKERS[ranker](start), spec=item)
         if name in out:
             raise ConfigError(f"run '{name}' is named twice; give each run its own name")
-        out[name] = Run(config, spec=item)
+        out[name] = run
     return out
 
 

@@ -5,6 +5,7 @@
     DIR/notebooks/              the report notebooks (edit and run them here)
     DIR/datasets/agent-memory/  the shipped dataset, with its precomputed vectors
     DIR/baselines/regression.json
+    DIR/grids/                  the shipped sweep grids (``--grid DIR/grids/decide.yaml``)
 
 so a pip install can run, change and keep its own notebooks, dataset and baseline
 (``memlab report --notebook-dir DIR/notebooks --baseline DIR/baselines/regression.json``,
@@ -23,6 +24,7 @@ from pathlib import Path
 
 from memlab.datasets.locate import DEFAULT_DATASET, shipped_dir
 from memlab.errors import ReportError
+from memlab.grids import shipped_grids
 
 
 @dataclass
@@ -40,6 +42,7 @@ def sources() -> dict[str, Path]:
     out = {f"notebooks/{p.name}": p for p in sorted(notebooks.glob("*.ipynb"))}
     out[f"datasets/{DEFAULT_DATASET}"] = dataset
     out["baselines/regression.json"] = baseline
+    out.update({f"grids/{p.name}": p for p in shipped_grids().values()})
     missing = [str(p) for p in out.values() if not p.exists()]
     if missing or not notebooks.is_dir():
         raise ReportError(

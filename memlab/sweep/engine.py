@@ -17,8 +17,9 @@ The numbers a worker needs are one picklable ``SweepWork`` (``Sweep.work``);
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -27,7 +28,7 @@ from memlab.arrays import FloatArray
 from memlab.config import SearchConfig
 from memlab.datasets import Dataset
 from memlab.eval.judgements import Judgements, judgements_for
-from memlab.eval.measures import DEFAULT_TOKEN_BUDGET, SWEEP_MEASURES
+from memlab.eval.measures import COST_MEASURES, DEFAULT_TOKEN_BUDGET, SWEEP_MEASURES
 from memlab.eval.memory import Memory
 from memlab.eval.metrics import check_measures
 from memlab.eval.prepare import Prepared, prepare_dataset
@@ -36,6 +37,7 @@ from memlab.search.candidates_batch import CandidateBatch
 from memlab.search.many import BatchArrays
 from memlab.search.pipeline import Hit
 from memlab.search.ranking import RankedBatch, rank_batch
+from memlab.sweep.indexes import index_key, index_memory
 from memlab.sweep.space import SweepPoint, as_points
 from memlab.sweep.split import Split, split_queries
 from memlab.sweep.work import SweepWork, aggregate, per_query, score_chunk, scorer_of
@@ -62,7 +64,7 @@ class Sweep:
         self.prepared = prepared
         self.memory = memory or prepared.memory
         self.base = base or SearchConfig()
-        self.measures = check_measures(measures)
+        self.measures = check_measures([*measures, *COST_MEASURES])  # every row: its costs
         self.split = split or split_queries(prepared.dataset.queries, 0.0)
         self.budget = budget
         self.now = prepared.query_now
@@ -70,6 +72,7 @@ class Sweep:
         self._state: tuple[CandidateBatch, Judgements] | None = None
         self._work: SweepWork | None = None
         self._masks = {p: self.split.mask(self.query_ids, p) for p in self.split.parts}
+        self._siblings: dict[str, Sweep] = {}
 
     @classmethod
     def from_dataset(
@@ -88,6 +91,33 @@ class Sweep:
         prepared = prepare_dataset(dataset)
         split = split_queries(prepared.dataset.queries, holdout, seed=seed, stratify=stratify)
         return cls(prepared, split=split, base=base, measures=measures, budget=budget)
+
+    def for_index(self, options: Mapping[str, Any]) -> Sweep:
+        """This sweep on another index (options of ``memlab.sweep.indexes``: tokenizer,
+        chunk_bytes, …): the same prepared dataset, split, base, measures and budget;
+        built once per index (its replay cached like any other)."""
+        if not options:
+            return self
+        key = index_key(options)
+        if key not in self._siblings:
+            memory = index_memory(self.memory, options)
+            self._siblings[key] = (
+                self
+                if memory == self.memory
+                else Sweep(
+                    self.prepared,
+                    base=self.base,
+                    measures=self.measures,
+                    split=self.split,
+                    budget=self.budget,
+                    memory=memory,
+                )
+            )
+        return self._siblings[key]
+
+    def engine_of(self, point: SweepPoint) -> Sweep:
+        """The engine that scores ``point`` (its index's)."""
+        return self.for_index(point.index)
 
     # ------------------------------------------------------------------ candidates
 
@@ -148,6 +178,18 @@ class Sweep:
         work = self.work([config])
         return {name: v[0] for name, v in per_query(work, [config]).items()}
 
+    def per_query_many(
+        self, configs: Sequence[SearchConfig], chunk: int = 256
+    ) -> dict[str, FloatArray]:
+        """Per (configuration, query) values of every measure: configurations × queries
+        (NaN where a query is not scored), scored ``chunk`` configurations at a time."""
+        configs = list(configs)
+        if not configs:
+            return {name: np.zeros((0, len(self.query_ids))) for name in self.measures}
+        work = self.work(configs)
+        parts = [per_query(work, configs[i : i + chunk]) for i in range(0, len(configs), chunk)]
+        return {name: np.concatenate([part[name] for part in parts]) for name in self.measures}
+
     def aggregate(self, values: dict[str, FloatArray]) -> dict[str, float]:
         """Means per measure and split part: ``m`` (all), ``m:dev``, ``m:holdout``."""
         work = self.work()
@@ -198,12 +240,13 @@ class Sweep:
     def long(self, points: Iterable[SweepPoint | SearchConfig]) -> pd.DataFrame:
         """Per-query long form: config_hash, query_id, category, part, measure, value."""
         pts = as_points(points, self.base)
-        self.prepare_for(pts)
+        for engine, group in by_engine(self, pts):
+            engine.prepare_for(group)  # one batch per index, at the widest limit
         cats = [q.category or "" for q in self.prepared.dataset.queries]
         part = np.where(self.split.mask(self.query_ids, "holdout"), "holdout", "dev")
         frames = []
         for p in pts:
-            for name, v in self.per_query(p.config).items():
+            for name, v in self.engine_of(p).per_query(p.config).items():
                 keep = ~np.isnan(v)
                 frames.append(
                     pd.DataFrame(
@@ -219,3 +262,13 @@ class Sweep:
                 )
         columns = ["config_hash", "query_id", "category", "part", "measure", "value"]
         return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
+
+
+def by_engine(sweep: Sweep, points: Sequence[SweepPoint]) -> list[tuple[Sweep, list[SweepPoint]]]:
+    """The points grouped by the engine (index) that scores them, in order of first
+    appearance."""
+    groups: dict[int, tuple[Sweep, list[SweepPoint]]] = {}
+    for p in points:
+        engine = sweep.engine_of(p)
+        groups.setdefault(id(engine), (engine, []))[1].append(p)
+    return list(groups.values())

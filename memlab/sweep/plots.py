@@ -4,7 +4,9 @@
   mix (no decay, a missing half-life, is drawn as a dotted level);
 * ``plot_heatmap`` — a measure over two swept paths;
 * ``plot_lambda`` — MMR's λ against a measure and redundancy (two y axes), with
-  MMR off as dashed reference levels.
+  MMR off as dashed reference levels;
+* ``plot_fronts`` — a decision's quality against its costs, the Pareto fronts and
+  the choice.
 
 Axes that are not plotted are aggregated: ``agg="max"`` shows the best
 configuration at each point (for ``plot_lambda``: the redundancy *of* that best
@@ -15,12 +17,16 @@ so nothing global changes and notebooks show each figure once.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
 from memlab.errors import ConfigError
+
+if TYPE_CHECKING:
+    from memlab.sweep.decision import Decision
 
 AGGS = ("max", "mean")
 
@@ -171,4 +177,39 @@ def plot_lambda(
     ax.set_title(f"λ against {measure} and {redundancy} ({agg} over other settings)")
     ax.grid(alpha=0.3)
     fig.tight_layout(rect=(0, 0.1, 1, 1))
+    return fig
+
+
+def plot_fronts(decision: Decision) -> Figure:
+    """Quality against each capped cost (dev), one panel per cost: every configuration
+    (those meeting the rule darker), the Pareto front as a line, the rule's cap as a
+    dashed line, the base (square) and the chosen configuration (star)."""
+    from memlab.sweep.choice import CONSTRAINED_COSTS
+
+    d = decision
+    frame, m = d.candidates, d.rule.measure
+    quality = frame[d.column(m)].to_numpy(dtype=float)
+    fig = Figure(figsize=(11, 4.4))
+    axes = fig.subplots(1, len(CONSTRAINED_COSTS), sharey=True)
+    for ax, cost in zip(np.atleast_1d(axes), CONSTRAINED_COSTS, strict=True):
+        x = frame[d.column(cost)].to_numpy(dtype=float)
+        ok = d.choice.eligible
+        ax.scatter(x[~ok], quality[~ok], s=14, color="0.75", label="breaks the rule")
+        ax.scatter(x[ok], quality[ok], s=14, color="C0", label="meets the rule")
+        front = d.fronts[cost]
+        ax.plot(x[front], quality[front], color="C1", drawstyle="steps-post", label="Pareto front")
+        cap = d.choice.caps.get(cost)
+        if cap is not None and np.isfinite(cap):
+            ax.axvline(cap, color="C3", linestyle="--", label=f"cap {cap:.3g}")
+        ax.scatter(x[d.base], quality[d.base], marker="s", s=60, color="k", label="base", zorder=3)
+        ax.scatter(
+            x[d.chosen], quality[d.chosen], marker="*", s=180, color="C3", label="chosen", zorder=4
+        )
+        ax.set_xlabel(f"{cost} ({d.chosen_on}, lower is cheaper)")
+        ax.grid(alpha=0.3)
+    first = np.atleast_1d(axes)[0]
+    first.set_ylabel(f"{m} ({d.chosen_on})")
+    first.legend(fontsize="small", loc="lower right")
+    fig.suptitle(f"{m} against its costs: every configuration, the front and the choice")
+    fig.tight_layout()
     return fig

@@ -19,11 +19,14 @@ import numpy as np
 import pandas as pd
 
 from memlab.errors import ConfigError
+from memlab.eval.measures import COST_MEASURES
 from memlab.eval.stats import bootstrap_ci
 from memlab.sweep.space import SweepPoint, describe
 from memlab.sweep.split import Split
 
 if TYPE_CHECKING:
+    from memlab.sweep.choice import ChoiceRule
+    from memlab.sweep.decision import Decision
     from memlab.sweep.engine import Sweep
 
 
@@ -43,6 +46,7 @@ class SweepResult:
     interrupted: bool = False
     seconds: float = 0.0
     total: int = 0  # configurations asked for (more than the table holds if interrupted)
+    base_scores: dict[str, float] | None = None  # the base profile's metric columns
     _by_key: dict[str, SweepPoint] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -73,8 +77,10 @@ class SweepResult:
         """The ``n`` best configurations by ``measure`` on dev (ties: sweep order).
 
         Columns: rank, config_hash, the swept paths, ``dev``, ``holdout``, ``gap``
-        (dev − holdout) and a 95% bootstrap CI (``ci_low``, ``ci_high``) of the
-        reported value — holdout if there is one, else all queries.
+        (dev − holdout), the costs on dev (``AbstainHits``, ``Tokens``, ``Hits``) and a
+        95% bootstrap CI (``ci_low``, ``ci_high``) of the reported value — holdout if
+        there is one, else all queries. This ranks by quality alone; the choice
+        (``chosen``, ``decide``) also weighs the costs.
         """
         m = measure or self.measures[0]
         col = self.selection_column(m)
@@ -86,6 +92,9 @@ class SweepResult:
         out["dev"] = top[col].to_numpy()
         out["holdout"] = top[f"{m}:holdout"].to_numpy() if has_holdout else np.nan
         out["gap"] = out["dev"] - out["holdout"]
+        for cost in COST_MEASURES:  # what each configuration costs, on dev
+            if cost in self.measures:
+                out[cost] = top[f"{cost}:dev" if has_holdout else cost].to_numpy()
         lows, highs = [], []
         for key in out["config_hash"]:
             lo, hi = self._ci(key, m, n_resamples, seed) if ci else (np.nan, np.nan)
@@ -97,27 +106,41 @@ class SweepResult:
     def _ci(self, key: str, measure: str, n_resamples: int, seed: int) -> tuple[float, float]:
         if self.sweep is None:
             return (np.nan, np.nan)
-        values = self.sweep.per_query(self.point(key).config)[measure]
+        point = self.point(key)
+        values = self.sweep.engine_of(point).per_query(point.config)[measure]
         part = "holdout" if self.split.holdout else "all"
         mask = self.split.mask(self.sweep.query_ids, part) & ~np.isnan(values)
         return bootstrap_ci(values[mask], n_resamples, seed=seed)
 
-    def chosen(self, measure: str | None = None) -> dict[str, Any]:
-        """The configuration chosen on dev and how it does on holdout."""
-        top = self.best(measure, 1)
-        if top.empty:
+    def decide(self, rule: ChoiceRule | None = None, **kw: Any) -> Decision:
+        """The decision under ``rule`` (default: the constrained rule on the first
+        measure): ``memlab.sweep.decision.decide``."""
+        from memlab.sweep.decision import decide
+
+        return decide(self, rule, **kw)
+
+    def chosen(self, measure: str | None = None, rule: ChoiceRule | None = None) -> dict[str, Any]:
+        """The configuration ``rule`` chooses on dev (default: the best ``measure`` within
+        the base's costs, ``ChoiceRule``) and how it does on holdout."""
+        from memlab.sweep.choice import ChoiceRule
+
+        if self.table.empty:
             raise ConfigError("no configuration has a score to choose by")
-        row = top.iloc[0]
-        point = self.point(str(row["config_hash"]))
+        m = measure or (rule.measure if rule else self.measures[0])
+        d = self.decide(rule or ChoiceRule(m), splits=0)
+        row, m = d.candidates.iloc[d.chosen], d.rule.measure
+        dev = float(row[d.column(m)])
+        held = float(row[f"{m}:holdout"]) if self.split.holdout else np.nan
         return {
-            "measure": measure or self.measures[0],
-            "config_hash": point.key,
-            "overrides": point.overrides,
-            "config": point.config,
-            "dev": float(row["dev"]),
-            "holdout": float(row["holdout"]),
-            "gap": float(row["gap"]),
-            "ci": (float(row["ci_low"]), float(row["ci_high"])),
+            "measure": m,
+            "rule": d.rule_text,
+            "config_hash": d.point.key,
+            "overrides": d.point.overrides,
+            "config": d.point.config,
+            "dev": dev,
+            "holdout": held,
+            "gap": dev - held,
+            "ci": d.ci["chosen"],
         }
 
     def long(self, keys: list[str] | None = None) -> pd.DataFrame:
@@ -137,7 +160,7 @@ class SweepResult:
             return lines[0]
         c = self.chosen(measure)
         where = "dev" if self.split.holdout else "all queries"
-        lines.append(f"best by {c['measure']} on {where}: {describe(c['overrides'])}")
+        lines.append(f"chosen by {c['measure']} on {where}: {describe(c['overrides'])}")
         if self.split.holdout:
             lines.append(
                 f"  dev {c['dev']:.4f}  holdout {c['holdout']:.4f} "

@@ -26,7 +26,7 @@ from memlab.errors import ConfigError
 from memlab.eval.measures import DEFAULT_TOKEN_BUDGET, SWEEP_MEASURES
 from memlab.eval.prepare import Prepared
 from memlab.parallel import available_cores, spare_cores
-from memlab.sweep.engine import Sweep
+from memlab.sweep.engine import Sweep, by_engine
 from memlab.sweep.files import load_results, save_results, sweep_manifest
 from memlab.sweep.parallel import chunk_size, chunked, scored_chunks
 from memlab.sweep.results import SweepResult, overrides_column
@@ -75,13 +75,15 @@ def run_points(
     saved = time.perf_counter()
     bar = _bar(len(todo), progress)
     try:
-        if todo:
-            sweep.prepare_for(todo, progress=progress)
-            work = sweep.work(todo)
-            n, executor, ref = _placement(work, len(todo), workers, executor, client)
-            chunks = chunked(todo, chunk_size(len(todo), n))
+        # the base is scored too (the choice may keep it): gathered with the points
+        sweep.prepare_for([*(p for p in todo if not p.index), sweep.base], progress=progress)
+        for engine, group in by_engine(sweep, todo):  # one candidate batch per index
+            engine.prepare_for(group, progress=progress)
+            work = engine.work(group)
+            n, pool, ref = _placement(work, len(group), workers, executor, client)
+            chunks = chunked(group, chunk_size(len(group), n))
             configs = [[p.config for p in chunk] for chunk in chunks]
-            scored = scored_chunks(work, configs, workers=n, executor=executor, work_ref=ref)
+            scored = scored_chunks(work, configs, workers=n, executor=pool, work_ref=ref)
             for i, scores in scored:
                 for p, row in zip(chunks[i], scores, strict=True):
                     fresh[p.key] = _row(p, dict(zip(work.columns, row.tolist(), strict=True)))
@@ -97,6 +99,7 @@ def run_points(
             save_results(folder, _file_table(done, fresh), manifest)
     axes = axes_of(pts)
     table = _result_table(pts, axes, sweep.metric_columns, done, fresh)
+    base_scores = None if interrupted else sweep.score(sweep.base)
     return SweepResult(
         table=table,
         points=[p for p in pts if p.key in fresh or p.key in known],
@@ -110,6 +113,7 @@ def run_points(
         interrupted=interrupted,
         seconds=time.perf_counter() - start,
         total=len(pts),
+        base_scores=base_scores,
     )
 
 

@@ -9,6 +9,7 @@ to try::
     strategy: [grok, rrf]
     min_score: 0.0                       # a scalar: fixed
     vector_weight: {uniform: [0.3, 0.9]} # a distribution (random search only)
+    tokenizer: [unicode61, porter]       # an index option (memlab.sweep.indexes)
 
 ``grid`` takes the Cartesian product of the lists (in file order); ``random_configs``
 draws points with a seeded generator: a list is a uniform choice, ``uniform`` /
@@ -19,6 +20,7 @@ and value is checked against the configuration up front; an unknown key raises
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import math
@@ -33,21 +35,38 @@ from memlab.config import SearchConfig, config_hash, flatten, to_dict, with_over
 from memlab.errors import ConfigError, unknown_name
 from memlab.search.scoring import get_strategy
 from memlab.sources import KNOWN_SOURCES
+from memlab.sweep.indexes import INDEX_AXES, check_index_value, split_overrides
 
 DISTRIBUTIONS = ("uniform", "loguniform", "randint")
 
 
 @dataclass
 class SweepPoint:
-    """One configuration of a sweep: its overrides of the base and the result."""
+    """One configuration of a sweep: its overrides of the base (search paths and index
+    options, ``memlab.sweep.indexes``) and the search configuration they give."""
 
     overrides: dict[str, Any]
     config: SearchConfig
-    key: str = field(default="")  # config hash: the row key of a results file
+    key: str = field(default="")  # the row key of a results file
+    index: dict[str, Any] = field(default_factory=dict)  # index options (none: the sweep's)
 
     def __post_init__(self) -> None:
         if not self.key:
-            self.key = config_hash(self.config)
+            self.key = point_key(self.config, self.index)
+
+
+def point_key(config: SearchConfig, index: Mapping[str, Any]) -> str:
+    """The configuration hash, and with index options a hash of both (16 hex digits)."""
+    if not index:
+        return config_hash(config)
+    blob = json.dumps([config_hash(config), dict(sorted(index.items()))], sort_keys=True)
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def make_point(overrides: Mapping[str, Any], base: SearchConfig) -> SweepPoint:
+    """The point of ``overrides`` (search paths and index options) on ``base``."""
+    search, index = split_overrides(overrides)
+    return SweepPoint(dict(overrides), with_overrides(base, search), index=index)
 
 
 def flatten_space(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -75,6 +94,11 @@ def check_space(space: Mapping[str, Any], base: SearchConfig | None = None) -> d
     for key, spec in flat.items():
         _check_key(key)
         if _is_distribution(spec):
+            if key in INDEX_AXES:
+                raise ConfigError(
+                    f"{key}: an index option takes a list of values, not a distribution "
+                    "(each distinct index is one replay of the memory)"
+                )
             _check_distribution(key, spec)
             continue
         for value in _values(spec):
@@ -124,8 +148,7 @@ def as_points(
         elif isinstance(item, SearchConfig):
             out.append(SweepPoint(config_diff(base, item), item))
         else:
-            overrides = flatten_space(item)
-            out.append(SweepPoint(overrides, with_overrides(base, overrides)))
+            out.append(make_point(flatten_space(item), base))
     return out
 
 
@@ -148,7 +171,7 @@ def _unique(
     """Distinct configurations (by hash) from override dicts, in order, at most ``limit``."""
     seen: dict[str, SweepPoint] = {}
     for ov in overrides:
-        point = SweepPoint(ov, with_overrides(base, ov))
+        point = make_point(ov, base)
         seen.setdefault(point.key, point)
         if limit is not None and len(seen) >= limit:
             break
@@ -168,12 +191,17 @@ def _values(spec: Any) -> list[Any]:
 
 
 def _check_key(key: str) -> None:
+    if key in INDEX_AXES:
+        return
     parts = key.split(".")
     if parts[0] == "source_weights" and len(parts) == 2 and parts[1] not in KNOWN_SOURCES:
         raise ConfigError(f"{key}: " + unknown_name("source", parts[1], KNOWN_SOURCES))
 
 
 def _check_value(base: SearchConfig, key: str, value: Any) -> None:
+    if key in INDEX_AXES:
+        check_index_value(key, value)
+        return
     config = with_overrides(base, {key: value})
     get_strategy(config.strategy)  # strategy names are checked here, not by the config
 

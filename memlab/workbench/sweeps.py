@@ -1,4 +1,5 @@
-"""The sweep notebook: one engine, several spaces, plots and the best configurations on holdout.
+"""The sweep notebook: one engine, several spaces, plots, the best configurations on holdout,
+and the decision (``memlab.sweep.decision``: the rule, base vs chosen, the Pareto fronts).
 
 Thin wrappers over ``memlab.sweep`` (candidates gathered once; every
 configuration scored by the one scoring core; configurations chosen on the dev
@@ -19,7 +20,18 @@ import pandas as pd
 from memlab.config import profile
 from memlab.eval.breakdown import AGE_ORDER, age_bucket
 from memlab.eval.reachability import reachability
-from memlab.sweep import Sweep, SweepResult, plot_half_life, plot_heatmap, plot_lambda, run_sweep
+from memlab.sweep import (
+    ChoiceRule,
+    Decision,
+    Sweep,
+    SweepResult,
+    plot_fronts,
+    plot_half_life,
+    plot_heatmap,
+    plot_lambda,
+    run_sweep,
+)
+from memlab.sweep.decision_text import gain_line, optimism_line
 from memlab.workbench.display import Panel, Plot
 from memlab.workbench.evaluation import prepare_benchmark
 
@@ -141,7 +153,8 @@ def half_life_by_age(
 def chosen_vs_default(
     engine: Sweep, results: Mapping[str, SweepResult], measure: str = "nDCG@10"
 ) -> pd.DataFrame:
-    """Each sweep's chosen configuration against the base profile, on dev and holdout."""
+    """Each sweep's chosen configuration (the default rule: the best ``measure`` within the
+    base's costs) against the base profile, on dev and holdout."""
     base = run_sweep(engine, configs=[{}], progress=False).table.iloc[0]
     rows = [
         {
@@ -160,3 +173,64 @@ def chosen_vs_default(
     table = pd.DataFrame(rows)
     table["holdout gain"] = table["holdout"] - table["holdout"].iloc[0]
     return table
+
+
+def decide(
+    result: SweepResult,
+    measure: str = "nDCG@10",
+    objective: str = "constrained",
+    tolerance: float = 0.05,
+    max_abstain_hits: float | None = None,
+    max_tokens: float | None = None,
+    splits: int = 5,
+) -> Decision:
+    """The decision of a sweep under a rule (``memlab sweep``'s ``--objective`` …)."""
+    rule = ChoiceRule.parse(
+        objective,
+        measure=measure,
+        tolerance=tolerance,
+        max_abstain_hits=max_abstain_hits,
+        max_tokens=max_tokens,
+    )
+    return result.decide(rule, splits=splits)
+
+
+def decision_panel(decision: Decision) -> Panel:
+    """The rule, base beside chosen, the gain and its optimism, the warnings."""
+    d = decision
+    notes = [
+        f"rule: {d.rule_text}",
+        f"{d.choice.n_eligible} of {len(d.candidates)} configurations meet it; chosen: "
+        f"{d.candidates.iloc[d.chosen]['configuration']}",
+        gain_line(d),
+    ]
+    extra = optimism_line(d)
+    notes += [extra] if extra else []
+    notes += [f"warning: {w}" for w in d.warnings]
+    return Panel("the decision", notes).add("base vs chosen", d.side_by_side_text())
+
+
+def front_plot(decision: Decision) -> Plot:
+    return Plot(plot_fronts(decision), "quality against costs")
+
+
+def front_tables(decision: Decision) -> Panel:
+    """The Pareto fronts as tables (dev; the base and the chosen marked)."""
+    panel = Panel(
+        "Pareto fronts", [f"{decision.rule.measure} against each cost ({decision.chosen_on})"]
+    )
+    for cost in decision.fronts:
+        panel.add(f"against {cost}", decision.front_table(cost))
+    return panel
+
+
+def export_decision(
+    result: SweepResult, decision: Decision, export_dir: str, profile_name: str = "grok-c0"
+) -> Panel:
+    """``memlab sweep --export``'s folder (nothing without ``export_dir``)."""
+    if not export_dir:
+        return Panel("export", ["set export_dir to write chosen.yaml and the agents' settings"])
+    from memlab.export.sweep import export_sweep
+
+    done = export_sweep(result, decision, export_dir, profile_name=profile_name)
+    return Panel("export", done.lines())

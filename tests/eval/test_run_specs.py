@@ -54,11 +54,21 @@ def test_bad_specs(specs: str, message: str) -> None:
         parse_run_specs(specs)
 
 
-def test_a_run_file_holds_ranking_settings_only(tmp_path: Path) -> None:
+def test_a_run_file_holds_ranking_and_index_settings_only(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
     bad.write_text("dream:\n  min_hours: 1\n")
-    with pytest.raises(ConfigError, match="shape the memory, not the ranking"):
+    with pytest.raises(ConfigError, match="shape the replay, not the run"):
         parse_run_specs(f"bad={bad}")
+    index = tmp_path / "index.yaml"
+    index.write_text(
+        "search: {min_score: 0.2}\nindex:\n  tokenizer: porter\n  chunking: {max_bytes: 800}\n"
+    )
+    run = parse_run_specs(f"mine={index}")["mine"]
+    assert run.config.min_score == 0.2
+    assert dict(run.index) == {"tokenizer": "porter", "chunk_bytes": 800}
+    index.write_text("index:\n  chunking: {max_byte: 800}\n")
+    with pytest.raises(ConfigError, match="did you mean 'max_bytes'"):
+        parse_run_specs(f"mine={index}")
     typo = tmp_path / "typo.yaml"
     typo.write_text("half_lif_days: 3\n")
     with pytest.raises(ConfigError, match="did you mean 'half_life_days'"):

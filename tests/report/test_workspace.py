@@ -8,6 +8,7 @@ import pytest
 
 from memlab.cli import main
 from memlab.datasets.locate import DEFAULT_DATASET, shipped_dir
+from memlab.grids import shipped_grids
 from memlab.report.workspace import lay_out
 
 
@@ -23,6 +24,9 @@ def test_init_lays_out_notebooks_dataset_with_vectors_and_baseline(
     dataset = dest / "datasets" / DEFAULT_DATASET
     assert (dataset / "qrels.tsv").is_file() and any((dataset / "vectors").glob("*.sqlite"))
     assert (dest / "baselines" / "regression.json").is_file()
+    grids = sorted(p.name for p in (dest / "grids").glob("*.yaml"))
+    assert grids == sorted(p.name for p in shipped_grids().values()) and "decide.yaml" in grids
+    assert f"--grid {dest / 'grids' / 'decide.yaml'}" in out
     # the copies are the user's: a second init keeps them, --force overwrites
     mine = dest / "baselines" / "regression.json"
     mine.write_text("{}")

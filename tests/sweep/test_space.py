@@ -8,10 +8,10 @@ import pytest
 
 from memlab.config import SearchConfig, config_hash, with_overrides
 from memlab.errors import ConfigError
-from memlab.sweep import grid, load_grid, random_configs
+from memlab.sweep import grid, load_grid, random_configs, shipped_grids
 from memlab.sweep.space import as_points, config_diff
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "sweep" / "grid.yaml"
+EXAMPLE = shipped_grids()["broad"]
 
 
 def test_grid_is_the_product_in_file_order() -> None:

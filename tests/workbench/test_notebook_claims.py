@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,7 +16,7 @@ import memlab.workbench as wb
 from memlab.eval.breakdown import age_bucket
 from memlab.eval.separation import END_TO_END, RANKING_ONLY, Separation
 from memlab.store.layout import is_evergreen
-from memlab.sweep import Sweep
+from memlab.sweep import Sweep, SweepResult
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 
@@ -97,3 +98,65 @@ def test_a_peer_merge_passes_min_score_more_often() -> None:
     sweep = wb.separate(exp).min_score.set_index(["run", "min_score"])["AbstainHits"]
     for peer in ("rrf", "basic-memory"):
         assert sweep[(peer, 0.35)] > sweep[("hybrid", 0.35)]
+
+
+def defaults(notebook: str) -> dict[str, Any]:
+    """The notebook's parameters as its parameters cell sets them."""
+    import ast
+
+    from memlab.report.notebooks import inspect
+
+    found = inspect(NOTEBOOKS / f"{notebook}.ipynb")
+    return {name: ast.literal_eval(p.source) for name, p in found.items()}
+
+
+@pytest.fixture(scope="module")
+def decay(engine: Sweep) -> SweepResult:
+    """The sweep notebook's half-life sweep, at the notebook's defaults."""
+    p = defaults("sweep")
+    space = {
+        "half_life_days": p["half_lives"],
+        "source_weights.session": p["session_weights"],
+        "min_score": p["min_scores"],
+    }
+    return wb.sweep(engine, space)
+
+
+def test_the_best_score_whatever_it_costs_lets_everything_through(
+    decay: SweepResult,
+) -> None:
+    says("sweep", "Whatever it costs, the best nDCG@10 on dev lowers `min_score` to the grid's")
+    says("sweep", "lowest value and returns more than twice the base profile's false hits and")
+    says("sweep", "tokens: it wins by letting everything through.")
+    p = defaults("sweep")
+    free = wb.decide(decay, p["measure"], "quality", splits=p["splits"])
+    row, base = free.candidates.iloc[free.chosen], free.candidates.iloc[free.base]
+    assert free.point.overrides["min_score"] == min(p["min_scores"])
+    for cost in ("AbstainHits", "Tokens"):
+        assert row[f"{cost}:dev"] > 2 * base[f"{cost}:dev"]
+
+
+def test_the_default_rule_holds_the_costs_and_its_gain_is_not_shown_on_holdout(
+    decay: SweepResult,
+) -> None:
+    says("sweep", "The default rule keeps both costs within 5 % of the base's and still gains on")
+    says("sweep", "dev, but on holdout that gain's confidence interval includes 0.")
+    says("sweep", "among the configurations whose `AbstainHits` and `Tokens` are no more than 5 %")
+    p = defaults("sweep")
+    assert p["objective"] == "constrained" and p["cost_tolerance"] == 0.05
+    d = wb.decide(decay, p["measure"], "constrained", 0.05, splits=p["splits"])
+    row, base = d.candidates.iloc[d.chosen], d.candidates.iloc[d.base]
+    for cost in ("AbstainHits", "Tokens"):
+        assert row[f"{cost}:dev"] <= 1.05 * base[f"{cost}:dev"]
+    assert row["nDCG@10:dev"] > base["nDCG@10:dev"]
+    assert d.gain.ci[0] < 0 < d.gain.ci[1]
+    assert any("includes 0" in w for w in d.warnings)
+    says("sweep", "Chosen again on five other splits, the")
+    says("sweep", "optimism of either choice (dev gain minus holdout gain) stays under 0.01")
+    free = wb.decide(decay, p["measure"], "quality", splits=p["splits"])
+    assert p["splits"] == 5
+    for decision in (d, free):
+        assert decision.resplits is not None and abs(decision.resplits.optimism) < 0.01
+    panel = wb.decision_panel(d)
+    assert panel.notes[0] == f"rule: {d.rule_text}" and panel.tables()[0].shape[1] == 3
+    assert len(wb.front_tables(d).tables()) == 2 and wb.front_plot(d).png()
