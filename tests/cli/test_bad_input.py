@@ -243,6 +243,14 @@ CASES: list[tuple[list[str], str]] = [
     (["report", "--notebook-dir", "{missing}"], "--notebook-dir"),
     (["report", "--jobs", "0"], "--jobs"),
     (["init", "{file}"], "exists and is not a folder"),
+    # ---- config export (issue 25)
+    (["config", "export"], "--out"),
+    (["config", "export", "--out", "{file}"], "exists and is not a folder"),
+    (["config", "export", "--out", "{dir}/x", "--profile", "nope"], "nope"),
+    (["config", "export", "--out", "{dir}/x", "--chunk-bytes", "0"], "max_bytes"),
+    (["config", "export", "--out", "{dir}/x", "--set", "bogus=1"], "bogus"),
+    (["config", "export", "--out", "{dir}/x", "--config", "{missing}"], "not found"),
+    (["config", "export", "--out", "{dir}/x", "--tokenizer", "bogus"], "--tokenizer"),
     (["bogus-command"], "bogus-command"),
 ]
 
@@ -282,7 +290,8 @@ def test_the_table_covers_every_subcommand() -> None:
         for name, sub in action.choices.items():
             nested = [a for a in sub._actions if a.__class__.__name__ == "_SubParsersAction"]
             commands |= {f"{name} {n}" for a in nested for n in a.choices} or {name}
-    covered = {" ".join(argv[:2]) if argv[0] in ("agents", "dataset", "dream") else argv[0]
+    nested_commands = ("agents", "config", "dataset", "dream")
+    covered = {" ".join(argv[:2]) if argv[0] in nested_commands else argv[0]
                for argv, _ in CASES}  # fmt: skip
     assert commands - covered == set()
 
