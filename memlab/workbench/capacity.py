@@ -19,28 +19,44 @@ from memlab.config import DreamConfig, profile
 from memlab.dream.sim import Fleet, SimResult, simulate, sweep
 from memlab.dream.sim.params import SimParams
 from memlab.dream.sim.plot import plot_fleet_runs_per_hour, plot_per_user_day, plot_sweep
+from memlab.dream.sim.table import DISTRIBUTIONS, STATS, label, unit_of
 from memlab.dream.sim.theory import expected_hours_between_runs, expected_sessions_per_run
 from memlab.workbench.display import Panel, Plot, figure
 
-SUMMARY_ROWS = (
-    ("sessions", "session ends (each checks the gates)"),
-    ("too_soon", "checks stopped by the time gate"),
-    ("too_few", "checks stopped by the session gate"),
-    ("runs", "Dream runs (model calls that consolidated)"),
-    ("runs_per_user_day_mean", "runs per user per day: mean"),
-    ("runs_per_user_day_p90", "runs per user per day: p90"),
-    ("runs_per_user_day_max", "runs per user per day: max"),
-    ("fleet_runs_per_hour_mean", "fleet runs per hour: mean"),
-    ("fleet_runs_per_hour_p95", "fleet runs per hour: p95"),
-    ("fleet_runs_per_hour_peak", "fleet runs per hour: peak"),
-    ("hours_between_runs_p50", "hours between a user's runs: median"),
-    ("sessions_per_run_mean", "sessions consolidated per run: mean"),
-    ("truncated_runs", "runs whose input hit the 32 kB cap"),
-    ("input_tokens", "input tokens"),
-    ("output_tokens", "output tokens"),
-    ("cost", "cost (currency units)"),
-    ("cost_per_user_day", "cost per user per day"),
+# the summary keys shown, in order; their labels are the CLI table's (``sim.table.label``)
+SUMMARY_KEYS = (
+    "sessions",
+    "too_soon",
+    "too_few",
+    "runs",
+    "runs_per_user_day_mean",
+    "runs_per_user_day_p90",
+    "runs_per_user_day_max",
+    "fleet_runs_per_hour_mean",
+    "fleet_runs_per_hour_p95",
+    "fleet_runs_per_hour_peak",
+    "hours_between_runs_p50",
+    "sessions_per_run_mean",
+    "truncated_runs",
+    "input_capped_runs",
+    "input_tokens",
+    "output_tokens",
+    "cost",
+    "cost_per_user_day",
 )
+
+
+def summary_label(key: str) -> tuple[str, str]:
+    """A summary key's label and unit, as the CLI's table shows them (a spread: its
+    label and the statistic)."""
+    for prefix, text, unit in DISTRIBUTIONS:
+        stat = key.removeprefix(f"{prefix}_")
+        if stat != key and stat in STATS:
+            return f"{text}: {stat}", unit
+    return label(key), unit_of(key)
+
+
+SUMMARY_ROWS = tuple((key, *summary_label(key)) for key in SUMMARY_KEYS)
 
 
 def fleet_params(
@@ -80,10 +96,14 @@ def capacity_summary(result: SimResult) -> pd.DataFrame:
             "quantity": "Dream gates",
             "value": f"min_hours {cfg.min_hours:g}, min_sessions "
             f"{cfg.min_sessions}, periodic check {cfg.periodic_interval() or 'none'}",
+            "unit": "",
         },
-        {"quantity": "fleet", "value": f"{s['users']} users × {s['days']:g} days"},
+        {"quantity": "fleet", "value": f"{s['users']} users × {s['days']:g} days", "unit": ""},
     ]
-    rows += [{"quantity": label, "value": _fmt(s.get(key))} for key, label in SUMMARY_ROWS]
+    rows += [
+        {"quantity": text, "value": _fmt(s.get(key)), "unit": unit}
+        for key, text, unit in SUMMARY_ROWS
+    ]
     return pd.DataFrame(rows)
 
 
@@ -141,7 +161,11 @@ def theory_check(result: SimResult, users_alike: SimParams | None = None) -> Pan
             },
         ]
     )
-    note = "the closed form ignores the 32 kB input cap, so sessions per run can differ"
+    note = (
+        "the closed form reads every new session; the simulation stops reading at "
+        f"max_input_bytes ({alike['input_capped_runs']:,} of {alike['runs']:,} runs of the "
+        "users alike), so sessions per run can differ"
+    )
     return Panel("simulator against the closed form", [note], [("", table)])
 
 
@@ -188,8 +212,9 @@ def profiles_side_by_side(
     columns = {}
     for name in profiles:
         s = simulate(params, dream_config(name), fleet=fleet).summary()
-        columns[name] = [_fmt(s.get(key)) for key, _ in SUMMARY_ROWS]
-    return pd.DataFrame(columns, index=[label for _, label in SUMMARY_ROWS])
+        columns[name] = [_fmt(s.get(key)) for key, _, _ in SUMMARY_ROWS]
+    index = [f"{text} ({unit})" for _, text, unit in SUMMARY_ROWS]
+    return pd.DataFrame(columns, index=index)
 
 
 def save_capacity(result: SimResult, table: pd.DataFrame, out_dir: str = "") -> str:

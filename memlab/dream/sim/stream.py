@@ -57,7 +57,7 @@ def tally_block(
     """``simulate_block`` reduced to its ``Tally`` where it ran (only that ships back)."""
     block = simulate_block(params, config, first, sessions)
     columns = {**block.columns, "user": block.columns["user"] - first}
-    return tally(columns, block.counters, params, start, days, block.logs)
+    return tally(columns, block.counters, params, start, days, block.logs, config.max_input_bytes)
 
 
 def simulate_summary(

@@ -111,9 +111,11 @@ def tally(
     start: float,
     days: float,
     logs: int,
+    input_cap: float,
 ) -> Tally:
     """The ``Tally`` of model calls ``attempts`` (columns; ``outcome`` as codes, ``user``
-    numbered from 0 within ``users``) and per-user counters ``users``."""
+    numbered from 0 within ``users``) and per-user counters ``users``; ``input_cap`` is
+    ``max_input_bytes`` (a run whose input reached it is input-capped)."""
     outcome = np.asarray(attempts["outcome"])
     user = np.asarray(attempts["user"])
     n_users = len(users["sessions"])
@@ -130,6 +132,7 @@ def tally(
         **{name: int((outcome == code).sum()) for code, name in enumerate(OUTCOMES)},
         "duplicates": int(np.asarray(attempts["duplicate"])[done].sum()),
         "truncated_runs": int(np.asarray(attempts["truncated"])[done].sum()),
+        "input_capped_runs": int((np.asarray(attempts["input_bytes"])[done] >= input_cap).sum()),
         "logs": int(logs),
         "logs_deleted": int(np.asarray(attempts["deleted"]).sum()),
         "input_tokens": int(tin.sum()),
@@ -152,7 +155,8 @@ def tally_of(result: SimResult) -> Tally:
     columns = {c: a[c].to_numpy() for c in a.columns if c not in ("outcome", "kind")}
     columns["outcome"] = a["outcome"].cat.codes.to_numpy()
     users = {c: result.users[c].to_numpy() for c in result.users.columns}
-    return tally(columns, users, result.params, result.start, result.days, result.logs)
+    cap = result.config.max_input_bytes
+    return tally(columns, users, result.params, result.start, result.days, result.logs, cap)
 
 
 def tokens_and_cost(t: Tally, params: SimParams, days: float) -> dict[str, float]:
@@ -202,6 +206,7 @@ def summarize_tally(t: Tally, params: SimParams, days: float) -> dict[str, Any]:
     out.update(_dist(t.run_sessions, "sessions_per_run"))
     out.update(_dist(t.run_input_bytes, "input_bytes_per_run"))
     out["truncated_runs"] = c["truncated_runs"]
+    out["input_capped_runs"] = c["input_capped_runs"]
     out["logs"], out["logs_deleted"] = c["logs"], c["logs_deleted"]
     out["logs_left"] = c["logs"] - c["logs_deleted"]
     out.update(tokens_and_cost(t, params, days))

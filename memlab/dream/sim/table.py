@@ -48,7 +48,16 @@ ROWS: tuple[tuple[str, tuple[tuple[str, str, str], ...]], ...] = (
             ("nothing", "answered NO_REPLY (nothing to keep)", "calls"),
             ("stale_input", "skipped: input overtaken by another run", "calls"),
             ("duplicates", "redundant runs (another run completed after their trigger)", "runs"),
-            ("truncated_runs", "runs whose new MEMORY.md was cut at max_response_chars", "runs"),
+            (
+                "truncated_runs",
+                "memory-losing runs: new MEMORY.md cut at max_response_chars",
+                "runs",
+            ),
+            (
+                "input_capped_runs",
+                "input-capped runs: input reached max_input_bytes, reading stopped",
+                "runs",
+            ),
         ),
     ),
     (
@@ -88,6 +97,23 @@ DISTRIBUTIONS: tuple[tuple[str, str, str], ...] = (
     ("input_bytes_per_run", "input per consolidation", "bytes"),
 )
 STATS = ("mean", "p50", "p90", "p99", "max")
+
+
+def _row(key: str) -> tuple[str, str, str]:
+    for _, rows in ROWS:
+        for row in rows:
+            if row[0] == key:
+                return row
+    raise KeyError(key)
+
+
+def label(key: str) -> str:
+    """The label of a summary key shown in one row (``ROWS``)."""
+    return _row(key)[1]
+
+
+def unit_of(key: str) -> str:
+    return _row(key)[2]
 
 
 def labelled_keys() -> list[str]:
