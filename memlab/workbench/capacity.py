@@ -19,7 +19,15 @@ from memlab.config import DreamConfig, profile
 from memlab.dream.sim import Fleet, SimResult, simulate, sweep
 from memlab.dream.sim.params import SimParams
 from memlab.dream.sim.plot import plot_fleet_runs_per_hour, plot_per_user_day, plot_sweep
-from memlab.dream.sim.table import DISTRIBUTIONS, STATS, label, unit_of
+from memlab.dream.sim.table import (
+    DISTRIBUTIONS,
+    NOTES,
+    PLANNER_SECTION,
+    ROWS,
+    STATS,
+    label,
+    unit_of,
+)
 from memlab.dream.sim.theory import expected_hours_between_runs, expected_sessions_per_run
 from memlab.workbench.display import Panel, Plot, figure
 
@@ -105,6 +113,26 @@ def capacity_summary(result: SimResult) -> pd.DataFrame:
         for key, text, unit in SUMMARY_ROWS
     ]
     return pd.DataFrame(rows)
+
+
+PLANNER_KEYS = tuple(key for key, _, _ in dict(ROWS)[PLANNER_SECTION])
+
+
+def planner_table(result: SimResult) -> Panel:
+    """The planner's table: model calls, tokens and cost per day, calls per hour,
+    concurrent calls, memory-losing and duplicate runs, freshness — with the call
+    duration model and the definitions (``sim.planner``) as notes."""
+    s = result.summary()
+    p = result.params
+    rows = [
+        {"quantity": label(key), "value": _fmt(s.get(key)), "unit": unit_of(key)}
+        for key in PLANNER_KEYS
+    ]
+    latency = (
+        f"model latency: lognormal, mean {p.latency_secs:g} s, sigma {p.latency_sigma:g} "
+        f"(SimParams.latency_secs / latency_sigma)"
+    )
+    return Panel("the planner's table", [latency, *NOTES], [("", pd.DataFrame(rows))])
 
 
 def _fmt(value: Any) -> str:
@@ -193,6 +221,15 @@ def gate_sweep_table(table: pd.DataFrame) -> pd.DataFrame:
         "fleet_runs_per_hour_peak",
         "sessions_per_run_mean",
         "cost_per_user_day",
+        "calls_per_day",
+        "input_tokens_per_day",
+        "output_tokens_per_day",
+        "cost_per_day",
+        "concurrent_calls_p99",
+        "concurrent_calls_max",
+        "freshness_hours_p50",
+        "freshness_hours_p95",
+        "logs_never_consolidated_share",
     ]
     return table[cols]
 

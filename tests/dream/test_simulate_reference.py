@@ -49,11 +49,19 @@ def random_case(seed: int) -> tuple[SimParams, DreamConfig]:
 def assert_equal_runs(params: SimParams, config: DreamConfig, sessions: object = None) -> int:
     s = generate_sessions(params) if sessions is None else sessions
     trace = build_trace(s, config, params)  # type: ignore[arg-type]
-    slow, slow_counters = reference_trace(trace, config, params)
-    vectorised, vectorised_counters = simulate_trace(trace, config, params)
+    read = {name: np.full(len(trace.log_t), np.inf) for name in ("ref", "vec", "compiled")}
+    slow, slow_counters = reference_trace(trace, config, params, consolidated=read["ref"])
+    vectorised, vectorised_counters = simulate_trace(
+        trace, config, params, consolidated=read["vec"]
+    )
     order = np.argsort(vectorised["trigger"], kind="stable")
     vectorised = {c: v[order] for c, v in vectorised.items()}
-    compiled, compiled_counters = simulate_trace_compiled(trace, config, params)
+    compiled, compiled_counters = simulate_trace_compiled(
+        trace, config, params, consolidated=read["compiled"]
+    )
+    # when each log was first read by a completed run (freshness): the same in all three
+    np.testing.assert_array_equal(read["vec"], read["ref"], err_msg="vectorised: first read")
+    np.testing.assert_array_equal(read["compiled"], read["ref"], err_msg="compiled: first read")
     for name, fast, counters in (("vectorised", vectorised, vectorised_counters),
                                  ("compiled", compiled, compiled_counters)):  # fmt: skip
         for column in COLUMNS:
