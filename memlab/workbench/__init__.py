@@ -32,6 +32,7 @@ from memlab.workbench.agents import (
 from memlab.workbench.capacity import (
     capacity_summary,
     fleet_params,
+    fresh_gates,
     gate_sweep,
     gate_sweep_plot,
     gate_sweep_table,
@@ -163,6 +164,7 @@ __all__ = [
     "export_decision",
     "failure_modes",
     "fleet_params",
+    "fresh_gates",
     "front_plot",
     "front_tables",
     "gate_sweep",

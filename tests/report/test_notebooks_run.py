@@ -135,6 +135,7 @@ def test_dream_capacity_small_fleet(tmp_path: Path) -> None:
     assert "closed form" in text
     assert "the planner&#x27;s table" in text or "the planner's table" in text
     assert "concurrent model calls, peak" in text and "memory-losing runs per day" in text
+    assert "Pareto front" in text and "p95 freshness within 24 h" in text
 
 
 def test_judge_notebook_builds_its_demo_and_shows_the_widget(tmp_path: Path) -> None:
