@@ -32,6 +32,7 @@ from memlab.workbench.agents import (
 from memlab.workbench.capacity import (
     capacity_summary,
     fleet_params,
+    fleet_scaling,
     fresh_gates,
     gate_sweep,
     gate_sweep_plot,
@@ -164,6 +165,7 @@ __all__ = [
     "export_decision",
     "failure_modes",
     "fleet_params",
+    "fleet_scaling",
     "fresh_gates",
     "front_plot",
     "front_tables",

@@ -256,6 +256,37 @@ def fresh_gates(table: pd.DataFrame, max_hours: float) -> Panel:
     return Panel("gates: cost against freshness", [answer], [("Pareto front", front)])
 
 
+def fleet_scaling(
+    params: SimParams, profile_name: str = "grok-c0", sizes: Sequence[int] = (100, 1000, 10000)
+) -> Panel:
+    """The planner's figures at each fleet size (the same per-user behaviour), their
+    fitted log–log exponents and the plot (``sim.scaling``)."""
+    from memlab.dream.sim.scaling import exponents, scaling
+
+    table = scaling(params, dream_config(profile_name), sizes)
+    slopes = exponents(table)
+    fits = pd.DataFrame([{"figure": k, "exponent in N": v} for k, v in slopes.items()])
+    fig = figure(width=7, height=4)
+    ax = fig.axes[0]
+    shown = ("calls_per_day", "fleet_calls_per_hour_peak", "concurrent_calls_mean",
+             "concurrent_calls_max")  # fmt: skip
+    for name in shown:
+        ax.plot(table["users"], table[name], marker="o", label=f"{name} (N^{slopes[name]:.2f})"
+                if slopes[name] is not None else name)  # fmt: skip
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("users in the fleet (N)")
+    ax.legend(loc="upper left")
+    note = (
+        "exponent: the least-squares slope of log(figure) against log(N); 1 is linear. "
+        "The mean number of calls in flight grows with the calls; the peaks grow more "
+        "slowly, a small fleet's peak being mostly chance overlap far above its mean."
+    )
+    items: list[tuple[str, Any]] = [("by fleet size", table), ("fitted exponents", fits)]
+    items.append(("", Plot(fig, "the planner's figures against N")))
+    return Panel("scaling with the fleet", [note], items)
+
+
 def gate_sweep_plot(table: pd.DataFrame, y: str = "runs_per_user_day_mean") -> Plot:
     fig = figure(width=7, height=4)
     ax = plot_sweep(table, "min_hours", y, hue="min_sessions", ax=fig.axes[0])

@@ -125,6 +125,8 @@ def test_dream_capacity_small_fleet(tmp_path: Path) -> None:
         "min_hours_grid=[1, 4]",
         "--param",
         "min_sessions_grid=[1, 3]",
+        "--param",
+        "scale_users=[50, 200]",
     )
     folder = assert_ok(run, "dream_capacity")
     summary = json.loads((folder / "summary.json").read_text())
@@ -136,6 +138,7 @@ def test_dream_capacity_small_fleet(tmp_path: Path) -> None:
     assert "the planner&#x27;s table" in text or "the planner's table" in text
     assert "concurrent model calls, peak" in text and "memory-losing runs per day" in text
     assert "Pareto front" in text and "p95 freshness within 24 h" in text
+    assert "fitted exponents" in text and "concurrent_calls_mean" in text
 
 
 def test_judge_notebook_builds_its_demo_and_shows_the_widget(tmp_path: Path) -> None:

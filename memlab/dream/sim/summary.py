@@ -239,7 +239,8 @@ def planner_table(t: Tally, s: Mapping[str, Any], days: float) -> dict[str, Any]
     calls and freshness (``planner`` defines the call duration model and the quantiles)."""
     per_hour = t.calls_per_hour
     seconds = planner.horizon_seconds(days)
-    levels = np.bincount(planner.in_flight(t.call_first_s, t.call_stop_s, seconds))
+    flight = planner.in_flight(t.call_first_s, t.call_stop_s, seconds)
+    levels = np.bincount(flight)
     fresh = t.freshness
     read = int(fresh.sum())
     logs = t.counts["logs"]
@@ -256,6 +257,7 @@ def planner_table(t: Tally, s: Mapping[str, Any], days: float) -> dict[str, Any]
         "duplicates_per_day": s["duplicates"] / days,
         "fleet_calls_per_hour_mean": float(per_hour.mean()),
         "fleet_calls_per_hour_p95": planner.hist_quantile(np.bincount(per_hour), 0.95),
+        "concurrent_calls_mean": float(flight.mean()),
         "concurrent_calls_p50": planner.hist_quantile(levels, 0.5),
         "concurrent_calls_p95": planner.hist_quantile(levels, 0.95),
         "concurrent_calls_p99": planner.hist_quantile(levels, 0.99),

@@ -79,6 +79,7 @@ ROWS: tuple[tuple[str, tuple[tuple[str, str, str], ...]], ...] = (
             ("cost_per_day", "cost per day", "currency/day"),
             ("fleet_calls_per_hour_mean", "model calls per hour, mean", "calls/h"),
             ("fleet_calls_per_hour_p95", "model calls per hour, 95th percentile", "calls/h"),
+            ("concurrent_calls_mean", "concurrent model calls, mean", "calls"),
             ("concurrent_calls_p50", "concurrent model calls, median second", "calls"),
             ("concurrent_calls_p95", "concurrent model calls, 95th percentile", "calls"),
             ("concurrent_calls_p99", "concurrent model calls, 99th percentile", "calls"),
