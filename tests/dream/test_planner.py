@@ -113,3 +113,22 @@ def test_the_cli_prints_the_planner_table_as_json(
     peak = next(line for line in text.splitlines() if "concurrent model calls, peak" in line)
     assert peak.split()[-2:] == ["2", "calls"]
     assert "a call lasts from its trigger to its return" in text
+
+
+def test_the_fleets_peak_hour_follows_the_arrival_profile() -> None:
+    """Under the weekly profile the busiest hour of model calls is a working hour on a
+    weekday; under flat arrivals the calls spread evenly over the day."""
+    from memlab.dream.sim.params import DIURNAL, WEEKDAYS
+    from memlab.dream.sim.summary import hourly
+
+    shares = {}
+    for arrivals in ("weekly", "poisson"):
+        params = SimParams(users=300, days=14, seed=3, arrivals=arrivals)
+        result = simulate(params, DreamConfig())
+        per_hour = hourly(result.attempts["t"].to_numpy(), result.start, result.days)
+        busiest = int(np.argmax(per_hour))  # hours after the start, a Monday 00:00 UTC
+        shares[arrivals] = np.bincount(np.arange(len(per_hour)) % 24, per_hour) / per_hour.sum()
+        if arrivals == "weekly":
+            assert DIURNAL[busiest % 24] >= 1.5 and WEEKDAYS[busiest // 24 % 7] >= 1.0
+    assert shares["weekly"].max() > 1.5 * shares["poisson"].max()
+    assert shares["poisson"].max() < 1.5 / 24
