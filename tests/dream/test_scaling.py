@@ -29,3 +29,21 @@ def test_each_row_is_the_fleet_of_that_size() -> None:
     # two points: the slope through them
     calls = table["calls_per_day"].tolist()
     assert fits["calls_per_day"] == pytest.approx(math.log(calls[1] / calls[0]) / math.log(4))
+
+
+def test_the_scale_benchmark_runs_and_reports_time_and_memory(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``benchmarks/bench_dream_scale.py`` at two tiny sizes (its 10^6-user run is the soak)."""
+    import json
+    import sys
+
+    from benchmarks import bench_dream_scale
+
+    argv = ["bench_dream_scale", "--sizes", "20,40", "--days", "1", "--workers", "1", "--json"]
+    monkeypatch.setattr(sys, "argv", argv)
+    bench_dream_scale.main()
+    out = json.loads(capsys.readouterr().out)
+    assert [r["users"] for r in out["rows"]] == [20, 40]
+    assert all(r["seconds"] >= 0 and r["peak_rss_mb"] > 0 for r in out["rows"])
+    assert set(out["exponents"]) == set(FIGURES)
