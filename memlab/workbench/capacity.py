@@ -17,7 +17,7 @@ import pandas as pd
 
 from memlab.config import DreamConfig, profile
 from memlab.dream.sim import Fleet, SimResult, simulate, sweep
-from memlab.dream.sim.decide import cheapest_fresh_gates
+from memlab.dream.sim.decide import cheapest_fresh_gates, choice_text
 from memlab.dream.sim.params import SimParams
 from memlab.dream.sim.plot import plot_fleet_runs_per_hour, plot_per_user_day, plot_sweep
 from memlab.dream.sim.table import (
@@ -241,17 +241,7 @@ def fresh_gates(table: pd.DataFrame, max_hours: float) -> Panel:
     choice = cheapest_fresh_gates(table, max_hours)
     cols = [c for c in ("min_hours", "min_sessions", "check_interval_secs") if c in table]
     cols += ["cost_per_day", "calls_per_day", "concurrent_calls_max", "freshness_hours_p95"]
-    if choice.chosen is None:
-        answer = f"no gate setting of the sweep keeps p95 freshness within {max_hours:g} h"
-    else:
-        row = choice.chosen
-        gates = ", ".join(f"{c} {row[c]:g}" for c in cols[: len(cols) - 4])
-        answer = (
-            f"cheapest with p95 freshness within {max_hours:g} h: {gates} — "
-            f"{row['cost_per_day']:,.2f} per day, {row['calls_per_day']:,.0f} calls per day, "
-            f"p95 freshness {row['freshness_hours_p95']:.1f} h "
-            f"({choice.eligible} of {len(table)} settings qualify)"
-        )
+    answer = choice_text(choice, cols[: len(cols) - 4], len(table))
     front = choice.front[cols].reset_index(drop=True)
     return Panel("gates: cost against freshness", [answer], [("Pareto front", front)])
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pandas as pd
 import pytest
 
@@ -65,3 +68,27 @@ def test_the_cheapest_gates_within_the_freshness_bound(
 def test_the_front_of_cost_against_freshness(table: pd.DataFrame) -> None:
     # 3 is both dearer and staler than 2: off the front; 2 is the cheapest, 1 the freshest
     assert cost_freshness_front(table)["min_sessions"].tolist() == [2, 1]
+
+
+def test_the_cli_answers_the_question(
+    table: pd.DataFrame, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from memlab.cli import main
+
+    rows = ["user,start,end,bytes"]
+    for user, shift in (("a", 0), ("b", 30)):
+        rows += [f"{user},{T + shift + h * 3600},{T + shift + h * 3600},400" for h in range(5)]
+    path = tmp_path / "events.csv"
+    path.write_text("\n".join(rows) + "\n")
+    args = ["dream", "simulate", "--events", str(path), "--set", "min_hours=0",
+            "--sim", "latency_secs=60", "--sim", "latency_sigma=0",
+            "--sweep", "min_sessions=1,2,3", "--max-freshness-hours", "2.5"]  # fmt: skip
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    assert "cheapest with p95 freshness within 2.5 h: min_sessions 2 —" in text
+    assert "(2 of 3 settings qualify)" in text
+    assert main([*args, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["chosen"]["min_sessions"] == 2 and data["eligible"] == 2
+    assert [r["min_sessions"] for r in data["front"]] == [2, 1]
+    assert len(data["sweep"]) == 3

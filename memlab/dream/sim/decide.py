@@ -52,3 +52,23 @@ def cheapest_fresh_gates(
     costs = table[cost].to_numpy(dtype=float)[ok]
     best = ok[np.lexsort((ok, fresh[ok], costs))[0]]
     return GateChoice(max_hours, table.iloc[best], int(ok.size), front)
+
+
+def choice_text(choice: GateChoice, keys: list[str], rows: int) -> str:
+    """The answer in one line: the chosen settings (``keys``), their cost, calls and p95
+    freshness, and how many of the sweep's ``rows`` settings qualify."""
+    h = f"{choice.max_hours:g} h"
+    if choice.chosen is None:
+        return f"no gate setting of the sweep keeps p95 freshness within {h}"
+    row = choice.chosen
+    gates = ", ".join(f"{k} {_value(row[k])}" for k in keys)
+    return (
+        f"cheapest with p95 freshness within {h}: {gates} — {row[COST]:,.2f} per day, "
+        f"{row['calls_per_day']:,.0f} calls per day, p95 freshness {row[FRESHNESS]:.1f} h "
+        f"({choice.eligible} of {rows} settings qualify)"
+    )
+
+
+def _value(v: object) -> object:
+    """A swept value as given (a whole float, as pandas widens a row, as an integer)."""
+    return int(v) if isinstance(v, float) and v.is_integer() else v
