@@ -96,6 +96,14 @@ def test_the_planner_table_of_a_hand_computed_trace(tmp_path: Path) -> None:
     assert s["calls_per_day"] == pytest.approx(4 / days)
     assert s["input_tokens_per_day"] == pytest.approx(s["input_tokens"] / days)
     assert s["cost_per_day"] == pytest.approx(s["cost"] / days)
+    # per user: two users, so the mean and the median are half the fleet's, the max more
+    half = (s["input_tokens"] + s["output_tokens"]) / 2 / days
+    for stat in ("p50", "mean"):
+        assert s[f"user_tokens_per_day_{stat}"] == pytest.approx(half), stat
+        assert s[f"user_cost_per_day_{stat}"] == pytest.approx(s["cost_per_day"] / 2), stat
+    assert (
+        s["user_tokens_per_day_max"] >= half and s["user_cost_per_day_max"] >= s["cost_per_day"] / 2
+    )
 
 
 def test_the_cli_prints_the_planner_table_as_json(

@@ -6,7 +6,7 @@ same blocks (``fleet.simulate_block``, anywhere: this process, memlab's process
 pool, a Dask cluster's executor), reduces each block to its ``Tally`` where it ran
 (counts, per-user attempts and runs, per-hour counts, three numbers per run, the
 seconds each call is in flight and the logs' freshness histogram) and merges them
-in fleet order: memory is one block per worker plus about 24 bytes per call and 16
+in fleet order: memory is one block per worker plus about 24 bytes per call and 32
 per user. Its ``summary()`` is the same dictionary, number for
 number, as ``simulate(...).summary()`` (tested).
 """
@@ -28,7 +28,7 @@ from memlab.dream.sim.summary import Tally, summarize_tally, tally
 from memlab.parallel import run_all, spare_cores
 
 BYTES_PER_RUN = 48  # a run's tallied numbers (its call's seconds in flight too), and a copy
-BYTES_PER_USER = 16
+BYTES_PER_USER = 32  # calls, runs, tokens and cost per user
 
 
 @dataclass(frozen=True)

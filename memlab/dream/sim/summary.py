@@ -73,6 +73,8 @@ class Tally:
     counts: dict[str, int]  # sessions, subagent_ends, COUNTERS, OUTCOMES, duplicates, …
     attempts_per_user: np.ndarray
     runs_per_user: np.ndarray
+    tokens_per_user: np.ndarray  # input and output tokens
+    cost_per_user: np.ndarray
     runs_per_hour: np.ndarray
     calls_per_hour: np.ndarray
     gaps_hours: np.ndarray  # between a user's consecutive runs
@@ -96,6 +98,8 @@ class Tally:
             counts,
             joined("attempts_per_user"),
             joined("runs_per_user"),
+            joined("tokens_per_user"),
+            joined("cost_per_user"),
             summed("runs_per_hour"),
             summed("calls_per_hour"),
             joined("gaps_hours"),
@@ -152,10 +156,13 @@ def tally(
         "output_tokens": int(tout.sum()),
     }
     first_s, stop_s = call_seconds(attempts["t"], attempts["acquire"], start)
+    per_mtok = (tin * params.price_input_per_mtok + tout * params.price_output_per_mtok) / 1e6
     return Tally(
         counts,
         np.bincount(user, minlength=n_users),
         np.bincount(user[done], minlength=n_users),
+        np.bincount(user, weights=tin + tout, minlength=n_users).astype(np.int64),
+        np.bincount(user, weights=per_mtok, minlength=n_users),
         hourly(acquire, start, days),
         hourly(np.asarray(attempts["t"]), start, days),
         gaps,
@@ -213,6 +220,8 @@ def summarize_tally(t: Tally, params: SimParams, days: float) -> dict[str, Any]:
     out["duplicates"] = c["duplicates"]
     out.update(_dist(t.attempts_per_user / days, "attempts_per_user_day"))
     out.update(_dist(t.runs_per_user / days, "runs_per_user_day"))
+    out.update(_dist(t.tokens_per_user / days, "user_tokens_per_day"))
+    out.update(_dist(t.cost_per_user / days, "user_cost_per_day"))
     per_hour = t.runs_per_hour
     out.update(
         {

@@ -120,6 +120,8 @@ ROWS: tuple[tuple[str, tuple[tuple[str, str, str], ...]], ...] = (
 DISTRIBUTIONS: tuple[tuple[str, str, str], ...] = (
     ("attempts_per_user_day", "model calls per user per day (over users)", "calls/day"),
     ("runs_per_user_day", "consolidations per user per day (over users)", "runs/day"),
+    ("user_tokens_per_day", "tokens per user per day, in and out (over users)", "tokens/day"),
+    ("user_cost_per_day", "cost per user per day (over users)", "currency/day"),
     ("hours_between_runs", "time between a user's consolidations", "hours"),
     ("sessions_per_run", "sessions read per consolidation", "sessions"),
     ("input_bytes_per_run", "input per consolidation", "bytes"),
