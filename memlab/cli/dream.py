@@ -74,6 +74,13 @@ def register(sub: Any) -> None:
         help="sweep a Dream setting (JSON values), e.g. --sweep min_hours=1,4,24 "
         "--sweep check_interval_secs=null,3600 (repeatable)",
     )
+    s.add_argument(
+        "--max-freshness-hours",
+        type=number(0, 1e6, open_lo=True),
+        metavar="H",
+        help="with --sweep: the cheapest settings whose p95 freshness (session end to "
+        "MEMORY.md) stays within H hours, and the front of cost per day against it",
+    )
     s.add_argument("--plot", help="write a PNG: fleet runs per hour (or the sweep)")
     s.add_argument("--json", action="store_true", help="print JSON")
     add_scheduler_arg(s)
@@ -184,6 +191,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise ConfigError("--events replays real sessions; drop --users/--days")
     params = from_dict(SimParams, values, where="simulation")
     grid = _sweep_grid(args.sweep)
+    if args.max_freshness_hours is not None and not grid:
+        raise ConfigError(
+            "--max-freshness-hours chooses among swept settings: add --sweep KEY=V1,V2,…"
+        )
     if not args.events:
         check_fleet_fits(params, config, streamed=not grid)
     fleet = load_events(args.events, params) if args.events else None
@@ -192,7 +203,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     ready()  # loads the compiled engine (compiles it once per machine, with a note)
     if grid:
         table = sweep(params, config, grid, fleet=fleet, progress=not args.json)
-        print(table.to_json(orient="records") if args.json else table.to_string(index=False))
+        if args.max_freshness_hours is not None:
+            _print_decision(table, list(grid), args.max_freshness_hours, args.json)
+        else:
+            print(table.to_json(orient="records") if args.json else table.to_string(index=False))
         if args.plot:
             _save_sweep_plot(table, list(grid), args.plot)
         return 0
@@ -221,6 +235,29 @@ def _print_summary(summary: dict[str, Any], as_json: bool, params: SimParams) ->
     from memlab.dream.sim.table import summary_table
 
     print(summary_table(summary, params))
+
+
+def _print_decision(table: Any, keys: list[str], max_hours: float, as_json: bool) -> None:
+    """The sweep, then the cheapest settings within the freshness bound and the front."""
+    from memlab.dream.sim.decide import FRESHNESS, cheapest_fresh_gates, choice_text
+
+    choice = cheapest_fresh_gates(table, max_hours)
+    if as_json:
+        chosen = None if choice.chosen is None else json.loads(choice.chosen.to_json())
+        out = {
+            "sweep": json.loads(table.to_json(orient="records")),
+            "max_freshness_hours": max_hours,
+            "chosen": chosen,
+            "eligible": choice.eligible,
+            "front": json.loads(choice.front.to_json(orient="records")),
+        }
+        print(json.dumps(out))
+        return
+    print(table.to_string(index=False))
+    print(f"\n{choice_text(choice, keys, len(table))}")
+    cols = [*keys, "cost_per_day", "calls_per_day", "concurrent_calls_max", FRESHNESS]
+    print("\nfront of cost per day against p95 freshness:")
+    print(choice.front[cols].to_string(index=False))
 
 
 def _sweep_grid(items: list[str]) -> dict[str, list[Any]]:

@@ -17,30 +17,55 @@ import pandas as pd
 
 from memlab.config import DreamConfig, profile
 from memlab.dream.sim import Fleet, SimResult, simulate, sweep
+from memlab.dream.sim.decide import cheapest_fresh_gates, choice_text
 from memlab.dream.sim.params import SimParams
 from memlab.dream.sim.plot import plot_fleet_runs_per_hour, plot_per_user_day, plot_sweep
+from memlab.dream.sim.table import (
+    DISTRIBUTIONS,
+    NOTES,
+    PLANNER_SECTION,
+    ROWS,
+    STATS,
+    label,
+    unit_of,
+)
 from memlab.dream.sim.theory import expected_hours_between_runs, expected_sessions_per_run
 from memlab.workbench.display import Panel, Plot, figure
 
-SUMMARY_ROWS = (
-    ("sessions", "session ends (each checks the gates)"),
-    ("too_soon", "checks stopped by the time gate"),
-    ("too_few", "checks stopped by the session gate"),
-    ("runs", "Dream runs (model calls that consolidated)"),
-    ("runs_per_user_day_mean", "runs per user per day: mean"),
-    ("runs_per_user_day_p90", "runs per user per day: p90"),
-    ("runs_per_user_day_max", "runs per user per day: max"),
-    ("fleet_runs_per_hour_mean", "fleet runs per hour: mean"),
-    ("fleet_runs_per_hour_p95", "fleet runs per hour: p95"),
-    ("fleet_runs_per_hour_peak", "fleet runs per hour: peak"),
-    ("hours_between_runs_p50", "hours between a user's runs: median"),
-    ("sessions_per_run_mean", "sessions consolidated per run: mean"),
-    ("truncated_runs", "runs whose input hit the 32 kB cap"),
-    ("input_tokens", "input tokens"),
-    ("output_tokens", "output tokens"),
-    ("cost", "cost (currency units)"),
-    ("cost_per_user_day", "cost per user per day"),
+# the summary keys shown, in order; their labels are the CLI table's (``sim.table.label``)
+SUMMARY_KEYS = (
+    "sessions",
+    "too_soon",
+    "too_few",
+    "runs",
+    "runs_per_user_day_mean",
+    "runs_per_user_day_p90",
+    "runs_per_user_day_max",
+    "fleet_runs_per_hour_mean",
+    "fleet_runs_per_hour_p95",
+    "fleet_runs_per_hour_peak",
+    "hours_between_runs_p50",
+    "sessions_per_run_mean",
+    "truncated_runs",
+    "input_capped_runs",
+    "input_tokens",
+    "output_tokens",
+    "cost",
+    "cost_per_user_day",
 )
+
+
+def summary_label(key: str) -> tuple[str, str]:
+    """A summary key's label and unit, as the CLI's table shows them (a spread: its
+    label and the statistic)."""
+    for prefix, text, unit in DISTRIBUTIONS:
+        stat = key.removeprefix(f"{prefix}_")
+        if stat != key and stat in STATS:
+            return f"{text}: {stat}", unit
+    return label(key), unit_of(key)
+
+
+SUMMARY_ROWS = tuple((key, *summary_label(key)) for key in SUMMARY_KEYS)
 
 
 def fleet_params(
@@ -80,11 +105,35 @@ def capacity_summary(result: SimResult) -> pd.DataFrame:
             "quantity": "Dream gates",
             "value": f"min_hours {cfg.min_hours:g}, min_sessions "
             f"{cfg.min_sessions}, periodic check {cfg.periodic_interval() or 'none'}",
+            "unit": "",
         },
-        {"quantity": "fleet", "value": f"{s['users']} users × {s['days']:g} days"},
+        {"quantity": "fleet", "value": f"{s['users']} users × {s['days']:g} days", "unit": ""},
     ]
-    rows += [{"quantity": label, "value": _fmt(s.get(key))} for key, label in SUMMARY_ROWS]
+    rows += [
+        {"quantity": text, "value": _fmt(s.get(key)), "unit": unit}
+        for key, text, unit in SUMMARY_ROWS
+    ]
     return pd.DataFrame(rows)
+
+
+PLANNER_KEYS = tuple(key for key, _, _ in dict(ROWS)[PLANNER_SECTION])
+
+
+def planner_table(result: SimResult) -> Panel:
+    """The planner's table: model calls, tokens and cost per day, calls per hour,
+    concurrent calls, memory-losing and duplicate runs, freshness — with the call
+    duration model and the definitions (``sim.planner``) as notes."""
+    s = result.summary()
+    p = result.params
+    rows = [
+        {"quantity": label(key), "value": _fmt(s.get(key)), "unit": unit_of(key)}
+        for key in PLANNER_KEYS
+    ]
+    latency = (
+        f"model latency: lognormal, mean {p.latency_secs:g} s, sigma {p.latency_sigma:g} "
+        f"(SimParams.latency_secs / latency_sigma)"
+    )
+    return Panel("the planner's table", [latency, *NOTES], [("", pd.DataFrame(rows))])
 
 
 def _fmt(value: Any) -> str:
@@ -141,7 +190,11 @@ def theory_check(result: SimResult, users_alike: SimParams | None = None) -> Pan
             },
         ]
     )
-    note = "the closed form ignores the 32 kB input cap, so sessions per run can differ"
+    note = (
+        "the closed form reads every new session; the simulation stops reading at "
+        f"max_input_bytes ({alike['input_capped_runs']:,} of {alike['runs']:,} runs of the "
+        "users alike), so sessions per run can differ"
+    )
     return Panel("simulator against the closed form", [note], [("", table)])
 
 
@@ -169,8 +222,59 @@ def gate_sweep_table(table: pd.DataFrame) -> pd.DataFrame:
         "fleet_runs_per_hour_peak",
         "sessions_per_run_mean",
         "cost_per_user_day",
+        "calls_per_day",
+        "input_tokens_per_day",
+        "output_tokens_per_day",
+        "cost_per_day",
+        "concurrent_calls_p99",
+        "concurrent_calls_max",
+        "freshness_hours_p50",
+        "freshness_hours_p95",
+        "logs_never_consolidated_share",
     ]
     return table[cols]
+
+
+def fresh_gates(table: pd.DataFrame, max_hours: float) -> Panel:
+    """The cheapest gates whose p95 freshness stays within ``max_hours``, and the Pareto
+    front of cost per day against p95 freshness (``sim.decide``)."""
+    choice = cheapest_fresh_gates(table, max_hours)
+    cols = [c for c in ("min_hours", "min_sessions", "check_interval_secs") if c in table]
+    cols += ["cost_per_day", "calls_per_day", "concurrent_calls_max", "freshness_hours_p95"]
+    answer = choice_text(choice, cols[: len(cols) - 4], len(table))
+    front = choice.front[cols].reset_index(drop=True)
+    return Panel("gates: cost against freshness", [answer], [("Pareto front", front)])
+
+
+def fleet_scaling(
+    params: SimParams, profile_name: str = "grok-c0", sizes: Sequence[int] = (100, 1000, 10000)
+) -> Panel:
+    """The planner's figures at each fleet size (the same per-user behaviour), their
+    fitted log–log exponents and the plot (``sim.scaling``)."""
+    from memlab.dream.sim.scaling import exponents, scaling
+
+    table = scaling(params, dream_config(profile_name), sizes)
+    slopes = exponents(table)
+    fits = pd.DataFrame([{"figure": k, "exponent in N": v} for k, v in slopes.items()])
+    fig = figure(width=7, height=4)
+    ax = fig.axes[0]
+    shown = ("calls_per_day", "fleet_calls_per_hour_peak", "concurrent_calls_mean",
+             "concurrent_calls_max")  # fmt: skip
+    for name in shown:
+        ax.plot(table["users"], table[name], marker="o", label=f"{name} (N^{slopes[name]:.2f})"
+                if slopes[name] is not None else name)  # fmt: skip
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("users in the fleet (N)")
+    ax.legend(loc="upper left")
+    note = (
+        "exponent: the least-squares slope of log(figure) against log(N); 1 is linear. "
+        "The mean number of calls in flight grows with the calls; the peaks grow more "
+        "slowly, a small fleet's peak being mostly chance overlap far above its mean."
+    )
+    items: list[tuple[str, Any]] = [("by fleet size", table), ("fitted exponents", fits)]
+    items.append(("", Plot(fig, "the planner's figures against N")))
+    return Panel("scaling with the fleet", [note], items)
 
 
 def gate_sweep_plot(table: pd.DataFrame, y: str = "runs_per_user_day_mean") -> Plot:
@@ -188,8 +292,9 @@ def profiles_side_by_side(
     columns = {}
     for name in profiles:
         s = simulate(params, dream_config(name), fleet=fleet).summary()
-        columns[name] = [_fmt(s.get(key)) for key, _ in SUMMARY_ROWS]
-    return pd.DataFrame(columns, index=[label for _, label in SUMMARY_ROWS])
+        columns[name] = [_fmt(s.get(key)) for key, _, _ in SUMMARY_ROWS]
+    index = [f"{text} ({unit})" for _, text, unit in SUMMARY_ROWS]
+    return pd.DataFrame(columns, index=index)
 
 
 def save_capacity(result: SimResult, table: pd.DataFrame, out_dir: str = "") -> str:

@@ -222,6 +222,11 @@ CASES: list[tuple[list[str], str]] = [
     (["dream", "simulate", "--sim", "sessions_per_dy=3"], "sessions_per_dy"),
     (["dream", "simulate", "--sim", "sessions_per_day=-1"], "sessions_per_day"),
     (["dream", "simulate", "--sweep", "min_hours"], "--sweep"),
+    (["dream", "simulate", "--max-freshness-hours", "24"], "--sweep"),
+    (
+        ["dream", "simulate", "--max-freshness-hours", "0", "--sweep", "min_hours=1"],
+        "--max-freshness-hours",
+    ),
     (["dream", "simulate", "--config", "{deep_yaml}"], "nested too deeply"),  # #T
     (["dream", "simulate", "--config", "{list_yaml}"], "mapping"),
     # ---- report / lab (item 10)

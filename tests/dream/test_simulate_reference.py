@@ -49,11 +49,19 @@ def random_case(seed: int) -> tuple[SimParams, DreamConfig]:
 def assert_equal_runs(params: SimParams, config: DreamConfig, sessions: object = None) -> int:
     s = generate_sessions(params) if sessions is None else sessions
     trace = build_trace(s, config, params)  # type: ignore[arg-type]
-    slow, slow_counters = reference_trace(trace, config, params)
-    vectorised, vectorised_counters = simulate_trace(trace, config, params)
+    read = {name: np.full(len(trace.log_t), np.inf) for name in ("ref", "vec", "compiled")}
+    slow, slow_counters = reference_trace(trace, config, params, consolidated=read["ref"])
+    vectorised, vectorised_counters = simulate_trace(
+        trace, config, params, consolidated=read["vec"]
+    )
     order = np.argsort(vectorised["trigger"], kind="stable")
     vectorised = {c: v[order] for c, v in vectorised.items()}
-    compiled, compiled_counters = simulate_trace_compiled(trace, config, params)
+    compiled, compiled_counters = simulate_trace_compiled(
+        trace, config, params, consolidated=read["compiled"]
+    )
+    # when each log was first read by a completed run (freshness): the same in all three
+    np.testing.assert_array_equal(read["vec"], read["ref"], err_msg="vectorised: first read")
+    np.testing.assert_array_equal(read["compiled"], read["ref"], err_msg="compiled: first read")
     for name, fast, counters in (("vectorised", vectorised, vectorised_counters),
                                  ("compiled", compiled, compiled_counters)):  # fmt: skip
         for column in COLUMNS:
@@ -189,3 +197,44 @@ def test_users_too_big_for_the_kernels_buffers_use_the_vectorised_engine(
     monkeypatch.setattr(kernel, "MANUAL_SLOTS_MAX", 2**23)
     monkeypatch.setattr(kernel, "CALL_SLOTS_MAX", 10)  # a user with more triggers than that
     assert assert_equal_runs(params, DreamConfig(min_hours=1.0, min_sessions=1)) > 10
+
+
+def _equal_and_columns(params: SimParams, config: DreamConfig) -> dict[str, np.ndarray]:
+    """The engines equal the replay through Dream's own functions; the reference's rows."""
+    assert assert_equal_runs(params, config) > 0
+    trace = build_trace(generate_sessions(params), config, params)
+    return reference_trace(trace, config, params)[0]
+
+
+def test_the_periodic_timer_equals_the_replay() -> None:
+    """Hourly checks during long sessions (the later release's timer) call the model."""
+    params = SimParams(users=4, days=3, seed=11, sessions_per_day=4.0, session_minutes=240.0)
+    config = DreamConfig(min_hours=1.0, min_sessions=1, check_interval_secs=3600.0)
+    cols = _equal_and_columns(params, config)
+    assert int((cols["kind"] == TICK).sum()) > 0
+
+
+def test_model_failures_no_reply_and_their_retries_equal_the_replay() -> None:
+    """A failed call leaves the lock alone, so the user's next trigger passes the gates
+    again and retries the same logs; NO_REPLY takes the lock and reads nothing."""
+    params = SimParams(users=5, days=4, seed=12, sessions_per_day=10.0,
+                       model_failure_rate=0.3, no_reply_rate=0.2)  # fmt: skip
+    config = DreamConfig(min_hours=1.0, min_sessions=1)
+    cols = _equal_and_columns(params, config)
+    outcome, user = cols["outcome"], cols["user"]
+    assert int((outcome == 0).sum()) > 0 and int((outcome == 2).sum()) > 0
+    # a retry: the user's call right after a failed one is made (with the gates open again)
+    retried = [i for i in np.flatnonzero(outcome[:-1] == 0) if user[i + 1] == user[i]]
+    assert retried
+
+
+def test_two_processes_per_user_equal_the_replay() -> None:
+    """Two terminals per user (two sessions at once) end minutes apart: both pass the
+    gates before either run takes the lock, so the lock is contended (busy: the holder
+    lingers 5 minutes) or, once the first holder has exited, both consolidate (duplicates)."""
+    params = SimParams(users=6, days=4, seed=13, sessions_per_day=16.0, max_concurrent=2,
+                       session_minutes=60.0, latency_secs=600.0, linger_secs=300.0)  # fmt: skip
+    config = DreamConfig(min_hours=0.0, min_sessions=1)
+    cols = _equal_and_columns(params, config)
+    assert int((cols["outcome"] == 1).sum()) > 0  # lock held by the other process
+    assert int(cols["duplicate"].sum()) > 0

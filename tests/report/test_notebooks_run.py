@@ -125,12 +125,20 @@ def test_dream_capacity_small_fleet(tmp_path: Path) -> None:
         "min_hours_grid=[1, 4]",
         "--param",
         "min_sessions_grid=[1, 3]",
+        "--param",
+        "scale_users=[50, 200]",
     )
     folder = assert_ok(run, "dream_capacity")
     summary = json.loads((folder / "summary.json").read_text())
     assert summary["users"] == 200 and summary["runs"] > 0
+    assert summary["concurrent_calls_max"] >= 1 and summary["freshness_hours_p95"] > 0
     assert (folder / "gate_sweep.csv").read_text().count("\n") == 5  # header + 4 combinations
-    assert "closed form" in outputs_text(folder / "dream_capacity.ipynb")
+    text = outputs_text(folder / "dream_capacity.ipynb")
+    assert "closed form" in text
+    assert "the planner&#x27;s table" in text or "the planner's table" in text
+    assert "concurrent model calls, peak" in text and "memory-losing runs per day" in text
+    assert "Pareto front" in text and "p95 freshness within 24 h" in text
+    assert "fitted exponents" in text and "concurrent_calls_mean" in text
 
 
 def test_judge_notebook_builds_its_demo_and_shows_the_widget(tmp_path: Path) -> None:

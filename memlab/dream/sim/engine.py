@@ -198,8 +198,12 @@ class Engine:
 
 
 def simulate_trace(
-    trace: Trace, config: DreamConfig, params: SimParams
+    trace: Trace, config: DreamConfig, params: SimParams, *, consolidated: F64 | None = None
 ) -> tuple[dict[str, np.ndarray], dict[str, I64]]:
-    """Run the vectorised simulator: (attempt columns, per-user counters)."""
+    """Run the vectorised simulator: (attempt columns, per-user counters); ``consolidated``
+    (one per log, ``inf``) receives when each log was first read by a completed run."""
     engine = Engine(trace, config, params)
-    return engine.run(), engine.state.counters
+    columns = engine.run()
+    if consolidated is not None:
+        consolidated[:] = engine.state.log_consolidated
+    return columns, engine.state.counters

@@ -19,6 +19,7 @@ block's own simulation.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor
@@ -31,6 +32,7 @@ import pandas as pd
 from memlab.config import DreamConfig, with_overrides
 from memlab.dream.sim.kernel import ready, simulate_trace_compiled
 from memlab.dream.sim.params import SimParams
+from memlab.dream.sim.planner import add_histograms, freshness_histogram
 from memlab.dream.sim.sessions import Sessions, generate_sessions
 from memlab.dream.sim.state import COUNTERS, OUTCOMES
 from memlab.dream.sim.summary import KINDS, SimResult
@@ -79,6 +81,7 @@ class BlockResult:
     counters: dict[str, np.ndarray]  # one row per user
     triggers: int
     logs: int
+    freshness: np.ndarray  # logs by minutes from their session's end to their first read
 
 
 def simulate_block(
@@ -92,14 +95,16 @@ def simulate_block(
     if s is None:
         s = generate_sessions(params, first, min(BLOCK_USERS, params.users - first))
     trace = build_trace(s, config, params, first)
-    cols, count = simulate_trace_compiled(trace, config, params)  # in trigger order
+    read = np.full(len(trace.log_t), np.inf)
+    cols, count = simulate_trace_compiled(trace, config, params, consolidated=read)  # by trigger
     cols["user"] = cols["user"] + first
     count = {
         **count,
         "sessions": np.bincount(s.user, minlength=s.users),
         "subagent_ends": s.subagent_ends,
     }
-    return BlockResult(cols, count, trace.n_triggers, len(trace.log_t))
+    fresh = freshness_histogram(trace.log_t, read)
+    return BlockResult(cols, count, trace.n_triggers, len(trace.log_t), fresh)
 
 
 def _narrow(values: np.ndarray) -> np.ndarray:
@@ -121,7 +126,7 @@ def shipped_block(
     values, about half the bytes to pickle and pipe back; ``_result`` widens them again)."""
     block = simulate_block(params, config, first, sessions)
     return BlockResult({c: _narrow(v) for c, v in block.columns.items()}, block.counters,
-                       block.triggers, block.logs)  # fmt: skip
+                       block.triggers, block.logs, block.freshness)  # fmt: skip
 
 
 def _joined(parts: list[np.ndarray]) -> np.ndarray:
@@ -198,6 +203,7 @@ def _result(
         users,
         sum(b.logs for b in blocks),
         int(attempts["deleted"].sum()),
+        functools.reduce(add_histograms, [b.freshness for b in blocks], np.zeros(0, np.int64)),
     )
 
 

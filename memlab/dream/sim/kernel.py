@@ -105,7 +105,8 @@ def _run(
     memory_bytes: int, failure_rate: float, no_reply_rate: float, growth: float,
     enabled: bool, min_hours: float, min_sessions: int, stale_lock_secs: float,
     stale_check: bool, max_existing: int, max_input: int, max_response: int, grace: float,
-    cost: Any, deleted: Any, counters: Any, out: Any, acq: Any, mbuf: Any, slots: int,
+    cost: Any, deleted: Any, consolidated: Any, counters: Any, out: Any, acq: Any, mbuf: Any,
+    slots: int,
     n: int, first_user: int,
 ) -> tuple[int, int]:  # fmt: skip
     """Users from ``first_user`` on, their attempts appended to ``out``/``acq`` from row
@@ -192,6 +193,8 @@ def _run(
                     log = mbuf[c_moff + j] if c_first < 0 else c_first + j
                     if deleted[log]:
                         continue
+                    if at < consolidated[log]:
+                        consolidated[log] = at
                     if at - log_t[log] < grace:
                         active += 1
                     else:
@@ -288,29 +291,31 @@ def _floats(a: Any) -> np.ndarray:
 
 
 def _vectorised(
-    trace: Trace, config: DreamConfig, params: SimParams
+    trace: Trace, config: DreamConfig, params: SimParams, consolidated: Any
 ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
     """``sim.engine.simulate_trace``, its rows in trigger order."""
     from memlab.dream.sim.engine import simulate_trace
 
-    cols, counts = simulate_trace(trace, config, params)
+    cols, counts = simulate_trace(trace, config, params, consolidated=consolidated)
     order = np.argsort(cols["trigger"], kind="stable")
     return {c: v[order] for c, v in cols.items()}, counts
 
 
 def simulate_trace_compiled(
-    trace: Trace, config: DreamConfig, params: SimParams
+    trace: Trace, config: DreamConfig, params: SimParams, *, consolidated: Any = None
 ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
     """The attempt columns (in trigger order) and per-user counters of ``trace``: the same
     as ``sim.engine.simulate_trace`` (whose rows come in resolution order). Every argument
-    of the kernel has one type (one compiled version, whatever the values' Python types)."""
+    of the kernel has one type (one compiled version, whatever the values' Python types).
+    ``consolidated`` (float64, one per log of the trace, ``inf``) receives when each log
+    was first read by a completed consolidation (its acquisition time)."""
     whole = (params.memory_bytes, config.min_sessions, config.max_existing_bytes,
              config.max_input_bytes, config.max_response_chars)  # fmt: skip
     index_arrays = (trace.toff, trace.sess, trace.sess_end_ms, trace.nw, trace.base,
                     trace.loff, trace.log_bytes)  # fmt: skip
     integral = all(np.asarray(a).dtype.kind in "iu" for a in index_arrays)
     if not integral or not all(float(v).is_integer() for v in whole):  # not the kernel's types
-        return _vectorised(trace, config, params)
+        return _vectorised(trace, config, params, consolidated)
     # a /dream call in flight holds at most the user's logs, and no more than fill the input
     # cap (each adds SESSION_COST bytes at least); a user has at most their /dream calls
     users = trace.users
@@ -320,7 +325,7 @@ def simulate_trace_compiled(
     manual_slots = int((manual * per_call).max(initial=0))
     slots = int(np.diff(_ints(trace.toff)).max(initial=0)) + 1  # calls in flight: one a trigger
     if manual_slots > MANUAL_SLOTS_MAX or slots > CALL_SLOTS_MAX:  # a huge replayed user
-        return _vectorised(trace, config, params)
+        return _vectorised(trace, config, params, consolidated)
     triggers = len(trace.t)
     seed32 = np.uint64(trace.seed % 2**32)
     toff, u0 = _ints(trace.toff), int(trace.u0)
@@ -332,6 +337,8 @@ def simulate_trace_compiled(
     per_user = np.diff(toff)
     cost = np.concatenate([[0], np.cumsum(SESSION_COST + _ints(trace.log_bytes))])
     deleted = np.zeros(logs, dtype=bool)
+    if consolidated is None:
+        consolidated = np.full(logs, np.inf)
     counters = np.zeros((len(COUNTERS), users), dtype=np.int64)
     mbuf = np.zeros(manual_slots, dtype=np.int64)
     capacity = triggers // 3 + 16
@@ -349,7 +356,7 @@ def simulate_trace_compiled(
             float(config.stale_lock_secs), bool(config.stale_input_check),
             int(config.max_existing_bytes), int(config.max_input_bytes),
             int(config.max_response_chars), float(config.active_grace_secs),
-            cost, deleted, counters, out, acquire, mbuf, slots,
+            cost, deleted, consolidated, counters, out, acquire, mbuf, slots,
             n, done,
         )  # fmt: skip
         if done == users:

@@ -46,6 +46,7 @@ class Reference:
         self.trace, self.config, self.params = trace, config, params
         self.rows: list[dict[str, float]] = []
         self.counters = {name: np.zeros(trace.users, dtype=np.int64) for name in COUNTERS}
+        self.consolidated = np.full(len(trace.log_t), np.inf)  # first read by a completed run
         # the log rank of each session: its stem, and so the "current session" id
         ends = np.flatnonzero(trace.kind == END)
         self.rank = {
@@ -162,6 +163,8 @@ class Reference:
         for stem in processed:
             if stem not in state.logs:
                 continue  # already deleted by another run: not counted
+            g = int(self.trace.loff[u]) + int(stem[:10])  # the stem's rank: sim_stem
+            self.consolidated[g] = min(self.consolidated[g], tau)
             if tau - state.logs[stem][0] < cfg.active_grace_secs:
                 active += 1
             else:
@@ -211,7 +214,10 @@ class Reference:
 
 
 def reference_trace(
-    trace: Trace, config: DreamConfig, params: SimParams
+    trace: Trace, config: DreamConfig, params: SimParams, *, consolidated: np.ndarray | None = None
 ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
     ref = Reference(trace, config, params)
-    return ref.run(), ref.counters
+    columns = ref.run()
+    if consolidated is not None:
+        consolidated[:] = ref.consolidated
+    return columns, ref.counters

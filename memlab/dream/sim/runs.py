@@ -173,6 +173,8 @@ class Runs:
         owner = np.concatenate(owners).astype(np.int64)
         present = ~self.state.log_deleted[logs]
         quiet_for = done.at[owner] - self.trace.log_t[logs]
+        first_read = self.state.log_consolidated
+        np.minimum.at(first_read, logs[present], done.at[owner[present]])
         active = present & (quiet_for < self.config.active_grace_secs)
         gone = present & ~active
         self.state.log_deleted[logs[gone]] = True

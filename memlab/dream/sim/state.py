@@ -62,6 +62,7 @@ class SimState:
     memory_chars: I64  # the size of MEMORY.md
     last_completed: F64  # acquisition time of the user's last completed run
     log_deleted: Bools  # [logs] deleted by a cleanup
+    log_consolidated: F64  # [logs] when a completed run first read it (inf: never)
     log_cost: I64  # [logs + 1] prefix sums of the input bytes each log adds
     counters: dict[str, I64]  # COUNTERS, per user
     manual_logs: dict[int, I64] = field(default_factory=dict)  # /dream trigger -> its logs
@@ -83,6 +84,7 @@ class SimState:
             memory_chars=np.full(users, params.memory_bytes, dtype=np.int64),
             last_completed=np.full(users, -np.inf),
             log_deleted=np.zeros(len(trace.log_t), dtype=bool),
+            log_consolidated=np.full(len(trace.log_t), np.inf),
             log_cost=np.concatenate([[0], np.cumsum(SESSION_COST + trace.log_bytes)]),
             counters={name: np.zeros(users, dtype=np.int64) for name in COUNTERS},
         )

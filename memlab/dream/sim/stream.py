@@ -4,9 +4,10 @@
 10^6 users × 90 days cannot afford (≈ 65 M rows). ``simulate_summary`` runs the
 same blocks (``fleet.simulate_block``, anywhere: this process, memlab's process
 pool, a Dask cluster's executor), reduces each block to its ``Tally`` where it ran
-(counts, per-user attempts and runs, per-hour counts and three numbers per run)
-and merges them in fleet order: memory is one block per worker plus about 16
-bytes per run and per user. Its ``summary()`` is the same dictionary, number for
+(counts, per-user attempts and runs, per-hour counts, three numbers per run, the
+seconds each call is in flight and the logs' freshness histogram) and merges them
+in fleet order: memory is one block per worker plus about 24 bytes per call and 32
+per user. Its ``summary()`` is the same dictionary, number for
 number, as ``simulate(...).summary()`` (tested).
 """
 
@@ -26,8 +27,8 @@ from memlab.dream.sim.sessions import Sessions
 from memlab.dream.sim.summary import Tally, summarize_tally, tally
 from memlab.parallel import run_all, spare_cores
 
-BYTES_PER_RUN = 32  # a run's tallied numbers, and their copy when blocks are joined
-BYTES_PER_USER = 16
+BYTES_PER_RUN = 48  # a run's tallied numbers (its call's seconds in flight too), and a copy
+BYTES_PER_USER = 32  # calls, runs, tokens and cost per user
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,8 @@ def tally_block(
     """``simulate_block`` reduced to its ``Tally`` where it ran (only that ships back)."""
     block = simulate_block(params, config, first, sessions)
     columns = {**block.columns, "user": block.columns["user"] - first}
-    return tally(columns, block.counters, params, start, days, block.logs)
+    cap = config.max_input_bytes
+    return tally(columns, block.counters, params, start, days, block.logs, cap, block.freshness)
 
 
 def simulate_summary(

@@ -7,6 +7,7 @@ input bytes per consolidation, logs left on disk, tokens and cost.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -16,7 +17,9 @@ import numpy as np
 import pandas as pd
 
 from memlab.config import DreamConfig
+from memlab.dream.sim import planner
 from memlab.dream.sim.params import SimParams, input_tokens, output_tokens
+from memlab.dream.sim.planner import add_histograms, call_seconds
 from memlab.dream.sim.state import COMPLETED, COUNTERS, FAILED, OUTCOMES
 
 KINDS = ("session-end", "periodic", "manual")  # trigger kinds, by code (END, TICK, MANUAL)
@@ -32,6 +35,7 @@ class SimResult:
     users: pd.DataFrame  # one row per user
     logs: int  # session logs written
     logs_deleted: int
+    freshness: np.ndarray  # logs by minutes from their session's end to their first read
 
     def summary(self) -> dict[str, Any]:
         return summarize(self)
@@ -63,16 +67,22 @@ def hourly(times: np.ndarray, start: float, days: float) -> np.ndarray:
 class Tally:
     """What the summary needs of a fleet (or of a block of its users), mergeable: counts,
     per-user attempts and runs, per-hour counts, and per run the values whose spread
-    is reported (about 16 bytes per run; ``merge`` joins blocks in fleet order)."""
+    is reported and the seconds each call is in flight (about 24 bytes per call and run;
+    ``merge`` joins blocks in fleet order)."""
 
     counts: dict[str, int]  # sessions, subagent_ends, COUNTERS, OUTCOMES, duplicates, …
     attempts_per_user: np.ndarray
     runs_per_user: np.ndarray
+    tokens_per_user: np.ndarray  # input and output tokens
+    cost_per_user: np.ndarray
     runs_per_hour: np.ndarray
     calls_per_hour: np.ndarray
     gaps_hours: np.ndarray  # between a user's consecutive runs
     run_sessions: np.ndarray
     run_input_bytes: np.ndarray
+    call_first_s: np.ndarray  # per call, the seconds it is in flight (``planner``)
+    call_stop_s: np.ndarray
+    freshness: np.ndarray  # logs by minutes to their first read (``planner``)
 
     @classmethod
     def merge(cls, parts: Sequence[Tally]) -> Tally:
@@ -88,11 +98,16 @@ class Tally:
             counts,
             joined("attempts_per_user"),
             joined("runs_per_user"),
+            joined("tokens_per_user"),
+            joined("cost_per_user"),
             summed("runs_per_hour"),
             summed("calls_per_hour"),
             joined("gaps_hours"),
             joined("run_sessions"),
             joined("run_input_bytes"),
+            joined("call_first_s"),
+            joined("call_stop_s"),
+            functools.reduce(add_histograms, [p.freshness for p in parts]),
         )
 
 
@@ -111,9 +126,13 @@ def tally(
     start: float,
     days: float,
     logs: int,
+    input_cap: float,
+    freshness: np.ndarray,
 ) -> Tally:
     """The ``Tally`` of model calls ``attempts`` (columns; ``outcome`` as codes, ``user``
-    numbered from 0 within ``users``) and per-user counters ``users``."""
+    numbered from 0 within ``users``) and per-user counters ``users``; ``input_cap`` is
+    ``max_input_bytes`` (a run whose input reached it is input-capped); ``freshness`` the
+    histogram of the logs' minutes to their first read (``planner.freshness_histogram``)."""
     outcome = np.asarray(attempts["outcome"])
     user = np.asarray(attempts["user"])
     n_users = len(users["sessions"])
@@ -130,20 +149,28 @@ def tally(
         **{name: int((outcome == code).sum()) for code, name in enumerate(OUTCOMES)},
         "duplicates": int(np.asarray(attempts["duplicate"])[done].sum()),
         "truncated_runs": int(np.asarray(attempts["truncated"])[done].sum()),
+        "input_capped_runs": int((np.asarray(attempts["input_bytes"])[done] >= input_cap).sum()),
         "logs": int(logs),
         "logs_deleted": int(np.asarray(attempts["deleted"]).sum()),
         "input_tokens": int(tin.sum()),
         "output_tokens": int(tout.sum()),
     }
+    first_s, stop_s = call_seconds(attempts["t"], attempts["acquire"], start)
+    per_mtok = (tin * params.price_input_per_mtok + tout * params.price_output_per_mtok) / 1e6
     return Tally(
         counts,
         np.bincount(user, minlength=n_users),
         np.bincount(user[done], minlength=n_users),
+        np.bincount(user, weights=tin + tout, minlength=n_users).astype(np.int64),
+        np.bincount(user, weights=per_mtok, minlength=n_users),
         hourly(acquire, start, days),
         hourly(np.asarray(attempts["t"]), start, days),
         gaps,
         _small(np.asarray(attempts["sessions"])[done]),
         _small(np.asarray(attempts["input_bytes"])[done]),
+        _small(first_s),
+        _small(stop_s),
+        np.asarray(freshness, dtype=np.int64),
     )
 
 
@@ -152,7 +179,11 @@ def tally_of(result: SimResult) -> Tally:
     columns = {c: a[c].to_numpy() for c in a.columns if c not in ("outcome", "kind")}
     columns["outcome"] = a["outcome"].cat.codes.to_numpy()
     users = {c: result.users[c].to_numpy() for c in result.users.columns}
-    return tally(columns, users, result.params, result.start, result.days, result.logs)
+    cap = result.config.max_input_bytes
+    return tally(
+        columns, users, result.params, result.start, result.days, result.logs, cap,
+        result.freshness,
+    )  # fmt: skip
 
 
 def tokens_and_cost(t: Tally, params: SimParams, days: float) -> dict[str, float]:
@@ -189,6 +220,8 @@ def summarize_tally(t: Tally, params: SimParams, days: float) -> dict[str, Any]:
     out["duplicates"] = c["duplicates"]
     out.update(_dist(t.attempts_per_user / days, "attempts_per_user_day"))
     out.update(_dist(t.runs_per_user / days, "runs_per_user_day"))
+    out.update(_dist(t.tokens_per_user / days, "user_tokens_per_day"))
+    out.update(_dist(t.cost_per_user / days, "user_cost_per_day"))
     per_hour = t.runs_per_hour
     out.update(
         {
@@ -202,7 +235,45 @@ def summarize_tally(t: Tally, params: SimParams, days: float) -> dict[str, Any]:
     out.update(_dist(t.run_sessions, "sessions_per_run"))
     out.update(_dist(t.run_input_bytes, "input_bytes_per_run"))
     out["truncated_runs"] = c["truncated_runs"]
+    out["input_capped_runs"] = c["input_capped_runs"]
     out["logs"], out["logs_deleted"] = c["logs"], c["logs_deleted"]
     out["logs_left"] = c["logs"] - c["logs_deleted"]
     out.update(tokens_and_cost(t, params, days))
+    out.update(planner_table(t, out, days))
     return out
+
+
+def planner_table(t: Tally, s: Mapping[str, Any], days: float) -> dict[str, Any]:
+    """What a planner sizes a model quota and a budget by: per day, per hour, concurrent
+    calls and freshness (``planner`` defines the call duration model and the quantiles)."""
+    per_hour = t.calls_per_hour
+    seconds = planner.horizon_seconds(days)
+    flight = planner.in_flight(t.call_first_s, t.call_stop_s, seconds)
+    levels = np.bincount(flight)
+    fresh = t.freshness
+    read = int(fresh.sum())
+    logs = t.counts["logs"]
+
+    def hours(minutes: int | None) -> float | None:
+        return None if minutes is None else minutes / 60.0
+
+    return {
+        "calls_per_day": s["attempts"] / days,
+        "input_tokens_per_day": s["input_tokens"] / days,
+        "output_tokens_per_day": s["output_tokens"] / days,
+        "cost_per_day": s["cost"] / days,
+        "memory_losing_runs_per_day": s["truncated_runs"] / days,
+        "duplicates_per_day": s["duplicates"] / days,
+        "fleet_calls_per_hour_mean": float(per_hour.mean()),
+        "fleet_calls_per_hour_p95": planner.hist_quantile(np.bincount(per_hour), 0.95),
+        "concurrent_calls_mean": float(flight.mean()),
+        "concurrent_calls_p50": planner.hist_quantile(levels, 0.5),
+        "concurrent_calls_p95": planner.hist_quantile(levels, 0.95),
+        "concurrent_calls_p99": planner.hist_quantile(levels, 0.99),
+        "concurrent_calls_max": planner.hist_max(levels),
+        "freshness_hours_p50": hours(planner.hist_quantile(fresh, 0.5)),
+        "freshness_hours_p95": hours(planner.hist_quantile(fresh, 0.95)),
+        "freshness_hours_max": hours(planner.hist_max(fresh)),
+        "logs_consolidated": read,
+        "logs_never_consolidated_share": (logs - read) / logs if logs else None,
+    }

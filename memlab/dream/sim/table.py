@@ -15,6 +15,7 @@ from typing import Any
 
 from memlab.dream.sim.params import SimParams
 
+PLANNER_SECTION = "the planner's table (per day of the horizon; definitions below)"
 # (section, [(key, label, unit)]): one value per row
 ROWS: tuple[tuple[str, tuple[tuple[str, str, str], ...]], ...] = (
     (
@@ -48,7 +49,16 @@ ROWS: tuple[tuple[str, tuple[tuple[str, str, str], ...]], ...] = (
             ("nothing", "answered NO_REPLY (nothing to keep)", "calls"),
             ("stale_input", "skipped: input overtaken by another run", "calls"),
             ("duplicates", "redundant runs (another run completed after their trigger)", "runs"),
-            ("truncated_runs", "runs whose new MEMORY.md was cut at max_response_chars", "runs"),
+            (
+                "truncated_runs",
+                "memory-losing runs: new MEMORY.md cut at max_response_chars",
+                "runs",
+            ),
+            (
+                "input_capped_runs",
+                "input-capped runs: input reached max_input_bytes, reading stopped",
+                "runs",
+            ),
         ),
     ),
     (
@@ -58,6 +68,33 @@ ROWS: tuple[tuple[str, tuple[tuple[str, str, str], ...]], ...] = (
             ("fleet_runs_per_hour_p95", "consolidations per hour, 95th percentile", "runs/h"),
             ("fleet_runs_per_hour_peak", "consolidations in the busiest hour", "runs/h"),
             ("fleet_calls_per_hour_peak", "model calls in the busiest hour", "calls/h"),
+        ),
+    ),
+    (
+        PLANNER_SECTION,
+        (
+            ("calls_per_day", "model calls per day", "calls/day"),
+            ("input_tokens_per_day", "input tokens per day", "tokens/day"),
+            ("output_tokens_per_day", "output tokens per day", "tokens/day"),
+            ("cost_per_day", "cost per day", "currency/day"),
+            ("fleet_calls_per_hour_mean", "model calls per hour, mean", "calls/h"),
+            ("fleet_calls_per_hour_p95", "model calls per hour, 95th percentile", "calls/h"),
+            ("concurrent_calls_mean", "concurrent model calls, mean", "calls"),
+            ("concurrent_calls_p50", "concurrent model calls, median second", "calls"),
+            ("concurrent_calls_p95", "concurrent model calls, 95th percentile", "calls"),
+            ("concurrent_calls_p99", "concurrent model calls, 99th percentile", "calls"),
+            ("concurrent_calls_max", "concurrent model calls, peak", "calls"),
+            ("memory_losing_runs_per_day", "memory-losing runs per day", "runs/day"),
+            ("duplicates_per_day", "redundant (duplicate) runs per day", "runs/day"),
+            ("freshness_hours_p50", "freshness: session end to MEMORY.md, median", "hours"),
+            ("freshness_hours_p95", "freshness: session end to MEMORY.md, p95", "hours"),
+            ("freshness_hours_max", "freshness: session end to MEMORY.md, max", "hours"),
+            ("logs_consolidated", "session logs read by a completed run", "logs"),
+            (
+                "logs_never_consolidated_share",
+                "session logs never read by a completed run (stranded or waiting)",
+                "share",
+            ),
         ),
     ),
     (
@@ -83,11 +120,36 @@ ROWS: tuple[tuple[str, tuple[tuple[str, str, str], ...]], ...] = (
 DISTRIBUTIONS: tuple[tuple[str, str, str], ...] = (
     ("attempts_per_user_day", "model calls per user per day (over users)", "calls/day"),
     ("runs_per_user_day", "consolidations per user per day (over users)", "runs/day"),
+    ("user_tokens_per_day", "tokens per user per day, in and out (over users)", "tokens/day"),
+    ("user_cost_per_day", "cost per user per day (over users)", "currency/day"),
     ("hours_between_runs", "time between a user's consolidations", "hours"),
     ("sessions_per_run", "sessions read per consolidation", "sessions"),
     ("input_bytes_per_run", "input per consolidation", "bytes"),
 )
 STATS = ("mean", "p50", "p90", "p99", "max")
+NOTES = (
+    "concurrent model calls: calls in flight at each second of the horizon; a call lasts "
+    "from its trigger to its return (lognormal latency, mean latency_secs)",
+    "freshness: from a session's end to the return of the first completed consolidation "
+    "that read its log (rounded up to the minute)",
+)
+
+
+def _row(key: str) -> tuple[str, str, str]:
+    for _, rows in ROWS:
+        for row in rows:
+            if row[0] == key:
+                return row
+    raise KeyError(key)
+
+
+def label(key: str) -> str:
+    """The label of a summary key shown in one row (``ROWS``)."""
+    return _row(key)[1]
+
+
+def unit_of(key: str) -> str:
+    return _row(key)[2]
 
 
 def labelled_keys() -> list[str]:
@@ -126,4 +188,6 @@ def summary_table(summary: Mapping[str, Any], params: SimParams) -> str:
     for prefix, label, unit in DISTRIBUTIONS:
         cells = "".join(_number(summary.get(f"{prefix}_{s}")).rjust(11) for s in STATS)
         lines.append(f"  {label:<{width}}{cells}  {unit}")
+    lines.append("")
+    lines += [f"* {note}" for note in NOTES]
     return "\n".join(lines)
