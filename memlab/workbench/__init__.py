@@ -121,7 +121,7 @@ from memlab.workbench.sweeps import (
     sweep,
     sweep_engine,
 )
-from memlab.workbench.traces import keywords, stage_plot, trace
+from memlab.workbench.traces import decay_side_by_side, keywords, stage_plot, trace
 
 __all__ = [
     "Demo",
@@ -151,6 +151,7 @@ __all__ = [
     "cluster",
     "dataset_overview",
     "decay_limit_plot",
+    "decay_side_by_side",
     "decide",
     "decision_panel",
     "degradation",
