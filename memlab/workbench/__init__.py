@@ -42,6 +42,7 @@ from memlab.workbench.capacity import (
     save_capacity,
     theory_check,
 )
+from memlab.workbench.course import check, solution
 from memlab.workbench.demo import (
     Demo,
     chunk_table,
@@ -51,6 +52,7 @@ from memlab.workbench.demo import (
     save_tour,
 )
 from memlab.workbench.display import Panel, Plot, setup
+from memlab.workbench.dream_lessons import gate_scenario, gate_table, lock_rollback, rollback_table
 from memlab.workbench.evaluation import (
     benchmark_configs,
     biggest_changes,
@@ -145,6 +147,7 @@ __all__ = [
     "category_views",
     "change_traces",
     "changes_table",
+    "check",
     "chosen_vs_default",
     "chunk_table",
     "close_demo",
@@ -165,9 +168,11 @@ __all__ = [
     "fleet_params",
     "front_plot",
     "front_tables",
+    "gate_scenario",
     "gate_sweep",
     "gate_sweep_plot",
     "gate_sweep_table",
+    "gate_table",
     "half_life_by_age",
     "half_life_plot",
     "heatmap",
@@ -177,6 +182,7 @@ __all__ = [
     "keywords",
     "lambda_plot",
     "live_search",
+    "lock_rollback",
     "matrix_view",
     "memory_files",
     "metric_plot",
@@ -194,6 +200,7 @@ __all__ = [
     "reachability_panel",
     "remove_memory",
     "resolve_table",
+    "rollback_table",
     "run_compare",
     "run_fleet",
     "runs_per_hour_plot",
@@ -204,6 +211,7 @@ __all__ = [
     "session_ages",
     "setup",
     "significance_table",
+    "solution",
     "stage_plot",
     "supplement_effect",
     "supplement_example",

@@ -1,0 +1,80 @@
+"""The course path runs through papermill in the ``memlab`` kernel, twice per notebook:
+with the answer cells blank (every check says "not yet" with a hint and the notebook
+still completes) and with ``solutions=True`` (every check says "right")."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+
+from memlab.report.execute import run_notebook
+from memlab.report.locate import notebook_dir
+from memlab.workbench.course import EXERCISES
+
+pytestmark = pytest.mark.slow
+
+SMALL: dict[str, dict[str, Any]] = {
+    "tour": {},  # the dataset is set to the tiny one below
+    "dream_capacity": {
+        "users": 20,
+        "days": 2.0,
+        "min_hours_grid": [4.0],
+        "min_sessions_grid": [3],
+    },
+    "agent_config": {},
+}
+
+
+def check_outputs(executed: Path) -> list[str]:
+    """The text of every ``wb.check`` cell's output, in notebook order."""
+    nb = nbformat.read(executed, as_version=4)
+    found = []
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            assert out.get("output_type") != "error", out
+        if cell.cell_type == "code" and cell.source.startswith("wb.check("):
+            found.append(json.dumps([o.get("data", {}) for o in cell.outputs]))
+    return found
+
+
+@pytest.fixture(scope="module")
+def runs(tiny_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[Any, list[str]]:
+    out = tmp_path_factory.mktemp("course")
+    checks: dict[Any, list[str]] = {}
+    for name, params in SMALL.items():
+        if name == "tour":
+            params = {"dataset": str(tiny_dataset)}
+        for solutions in (False, True):
+            executed = out / f"{name}-{solutions}.ipynb"
+            failure = run_notebook(
+                notebook_dir() / f"{name}.ipynb",
+                executed,
+                {**params, "solutions": solutions},
+                progress=False,
+            )
+            assert failure is None, failure
+            checks[name, solutions] = check_outputs(executed)
+    return checks
+
+
+def test_blank_answers_say_not_yet_with_a_hint(runs: dict[Any, list[str]]) -> None:
+    for name in SMALL:
+        expected = [e.name for e in EXERCISES if e.notebook == name]
+        blank = runs[name, False]
+        assert len(blank) == len(expected) >= 2, name
+        for text, exercise in zip(blank, expected, strict=True):
+            assert "[not yet] " + exercise + ": no answer yet. Hint: " in text
+
+
+def test_the_solutions_pass_every_check(runs: dict[Any, list[str]]) -> None:
+    total = 0
+    for name in SMALL:
+        expected = [e.name for e in EXERCISES if e.notebook == name]
+        for text, exercise in zip(runs[name, True], expected, strict=True):
+            assert f"[right] {exercise}: " in text and "not yet" not in text
+            total += 1
+    assert total == len(EXERCISES) == 7
