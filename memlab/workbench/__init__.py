@@ -87,6 +87,14 @@ from memlab.workbench.live import (
 )
 from memlab.workbench.plots import baseline_plot, category_plot, delta_plot, metric_plot
 from memlab.workbench.regression import baseline_check
+from memlab.workbench.review import (
+    capability_levels,
+    lock_race,
+    missing_fields,
+    mmr_defaults,
+    persona_vs_role_prompt,
+    why_three_times,
+)
 from memlab.workbench.scale import cluster
 from memlab.workbench.separation import (
     age_plot,
@@ -139,6 +147,7 @@ __all__ = [
     "benchmark_configs",
     "best_table",
     "biggest_changes",
+    "capability_levels",
     "capacity_summary",
     "cascade_matrix",
     "catalogs",
@@ -182,6 +191,7 @@ __all__ = [
     "keywords",
     "lambda_plot",
     "live_search",
+    "lock_race",
     "lock_rollback",
     "matrix_view",
     "memory_files",
@@ -189,10 +199,13 @@ __all__ = [
     "metric_table",
     "min_score_plot",
     "min_score_table",
+    "missing_fields",
+    "mmr_defaults",
     "mmr_side_by_side",
     "open_demo",
     "paper_table",
     "per_user_plot",
+    "persona_vs_role_prompt",
     "power_panel",
     "prepare_dataset",
     "profiles_side_by_side",
@@ -222,4 +235,5 @@ __all__ = [
     "theory_check",
     "trace",
     "views_table",
+    "why_three_times",
 ]

@@ -58,6 +58,7 @@ def runs(tiny_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[A
             )
             assert failure is None, failure
             checks[name, solutions] = check_outputs(executed)
+            checks[name, "text"] = [executed.read_text(encoding="utf-8")]
     return checks
 
 
@@ -78,3 +79,12 @@ def test_the_solutions_pass_every_check(runs: dict[Any, list[str]]) -> None:
             assert f"[right] {exercise}: " in text and "not yet" not in text
             total += 1
     assert total == len(EXERCISES) == 7
+
+
+def test_the_review_questions_are_answered_in_the_notebooks(runs: dict[Any, list[str]]) -> None:
+    """Their answers are checked against SPEC in tests/workbench/test_review.py."""
+    assert "candidate_limit = max_results 6 × 3 = 18" in runs["tour", "text"][0]
+    assert "MmrConfig(): enabled=False, lambda=0.7" in runs["tour", "text"][0]
+    assert "both believe they hold the lock" in runs["dream_capacity", "text"][0]
+    agents = runs["agent_config", "text"][0]
+    assert "max_tokens" in agents and "decides capability_mode" in agents
