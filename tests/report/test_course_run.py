@@ -59,7 +59,39 @@ def runs(tiny_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[A
             assert failure is None, failure
             checks[name, solutions] = check_outputs(executed)
             checks[name, "text"] = [executed.read_text(encoding="utf-8")]
+    zh = out / "tour_zh.ipynb"
+    failure = run_notebook(
+        notebook_dir() / "tour_zh.ipynb",
+        zh,
+        {"dataset": str(tiny_dataset), "solutions": True},
+        progress=False,
+    )
+    assert failure is None, failure
+    checks["tour_zh", True] = check_outputs(zh)
+    for lang, path in (("en", out / "tour-True.ipynb"), ("zh", zh)):
+        checks["computed", lang] = computed_outputs(path)
     return checks
+
+
+# Cells whose outputs are computed numbers that do not depend on a temp folder.
+COMPUTED = (
+    "tour-08",
+    "tour-10",
+    "tour-decay",
+    "tour-14",
+    "tour-16",
+    "tour-18",
+    "tour-21",
+    "tour-25",
+    "tour-review-limit",
+    "tour-review-mmr",
+)
+
+
+def computed_outputs(executed: Path) -> list[str]:
+    nb = nbformat.read(executed, as_version=4)
+    by_id = {c.id: c for c in nb.cells}
+    return [json.dumps([o.get("data", {}) for o in by_id[i].outputs]) for i in COMPUTED]
 
 
 def test_blank_answers_say_not_yet_with_a_hint(runs: dict[Any, list[str]]) -> None:
@@ -88,3 +120,10 @@ def test_the_review_questions_are_answered_in_the_notebooks(runs: dict[Any, list
     assert "both believe they hold the lock" in runs["dream_capacity", "text"][0]
     agents = runs["agent_config", "text"][0]
     assert "max_tokens" in agents and "decides capability_mode" in agents
+
+
+def test_the_chinese_edition_shows_the_same_numbers(runs: dict[Any, list[str]]) -> None:
+    english, chinese = runs["computed", "en"], runs["computed", "zh"]
+    assert all(len(text) > 20 for text in english)  # every one of those cells showed something
+    assert chinese == english
+    assert runs["tour_zh", True] == runs["tour", True]  # the same checks say right
