@@ -90,3 +90,14 @@ def test_the_checks_compute_their_answers_on_the_engine(contexts: Any) -> None:
 def test_an_unknown_exercise_is_one_line() -> None:
     with pytest.raises(ConfigError, match="did you mean 'candidates'"):
         wb.check("candidate", 12)
+
+
+def test_the_readme_describes_the_course() -> None:
+    from tests.test_teaching import claim
+
+    claim("`notebooks/` holds eight parameterised notebooks")
+    claim("the seven outcomes of the course chapter memlab comes from, one exercise each")
+    claim("`--param solutions=true` fills in the answer key")
+    from memlab.report.notebooks import available
+
+    assert len(available()) == 8 and "tour_zh" in available()
