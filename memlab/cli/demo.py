@@ -30,7 +30,8 @@ MMR_LAMBDA = 0.5
 
 @dataclass
 class DemoCase:
-    """One search of the plan and what it returned (with MMR: the second result)."""
+    """One search of the plan and what it returned (the plan's configuration first;
+    with MMR or with decay off, the same search so changed second)."""
 
     plan: Mapping[str, Any]
     results: list[tuple[SearchConfig, SearchResult]]
@@ -58,6 +59,8 @@ def run_demo(out: str | None = None) -> int:
             for cfg, result in run_case(store, plan, item).results:
                 if cfg.mmr.enabled:
                     print(f"-- with MMR (λ {cfg.mmr.lambda_:g}):")
+                elif cfg.half_life_days is None:
+                    print("-- with decay off (half_life_days null):")
                 print(format_result(result, cfg, explain=True))
             print()
     print(format_legend())
@@ -70,6 +73,8 @@ def run_case(store: MemoryStore, plan: DemoPlan, item: Mapping[str, Any]) -> Dem
     configs = [base]
     if item.get("mmr"):
         configs.append(replace(base, mmr=MmrConfig(enabled=True, lambda_=MMR_LAMBDA)))
+    if item.get("decay_off"):
+        configs.append(replace(base, half_life_days=None))
     if item.get("embedder"):
         store.embedder = get_embedder(item["embedder"])
         configs = [replace(base, vectors=True)]
@@ -124,6 +129,20 @@ def case_problems(case: DemoCase) -> list[str]:
             and top_row.get("content_free") is True
             and top_row.get("fts") == 1.0,
             "the best text match is not the content-free chunk",
+        )
+    if "fts_first" in expect:
+        best = [c for c, r in rows.items() if r.get("fts") == 1.0]
+        check(
+            len(best) == 1 and best[0].endswith(expect["fts_first"]),
+            f"the best text match is not {expect['fts_first']}",
+        )
+    if "decay_off_first" in expect:
+        off = [h.chunk_id for h in case.results[-1][1].hits]
+        check(
+            case.results[-1][0].half_life_days is None
+            and bool(off)
+            and off[0].endswith(expect["decay_off_first"]),
+            f"with decay off, the first hit is not {expect['decay_off_first']}",
         )
     if "mmr_drops" in expect:
         mmr = [h.chunk_id for h in case.results[-1][1].hits]

@@ -4,15 +4,19 @@ nbconvert's HTML embeds every figure as a ``data:`` URI, so each page is one
 self-contained file that a browser (or CI's artefact viewer) opens offline. Pages
 are for people who did not run them: absolute paths of this machine (the report
 folder, the datasets, memlab's checkout or install, the cache, the temp folder,
-the home folder) are written as short names (``scrub_paths``), and ``no_input``
-leaves the code cells out (``memlab report --no-input``).
+the home folder) are written as short names (``scrub_notebook``, before nbconvert
+renders the page, so a name such as ``<datasets>`` is escaped like any other text
+and shows as written), and ``no_input`` leaves the code cells out (``memlab
+report --no-input``).
 """
 
 from __future__ import annotations
 
+import html
 import logging
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from memlab.report.baseline import CheckResult
 from memlab.report.results import JobResult
@@ -31,7 +35,7 @@ def notebook_to_html(
     import nbformat
     from nbconvert import HTMLExporter
 
-    nb = nbformat.read(notebook, as_version=4)
+    nb = scrub_notebook(nbformat.read(notebook, as_version=4), paths or {})
     exporter = HTMLExporter(
         template_name="lab",
         exclude_input=no_input,
@@ -45,7 +49,9 @@ def notebook_to_html(
     exporter.log = quiet
     body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": notebook.stem}})
     target = target or notebook.with_suffix(".html")
-    target.write_text(scrub_paths(body, paths or {}), encoding="utf-8")
+    # Markdown and what the template adds (the title) are scrubbed on the page: there
+    # every path left is text, so its name goes in escaped.
+    target.write_text(scrub_paths(body, _escaped(paths or {})), encoding="utf-8")
     return target
 
 
@@ -77,6 +83,40 @@ def scrub_paths(text: str, paths: Mapping[str, str]) -> str:
         if len(path) > 1:
             text = text.replace(path, paths[path])
     return text
+
+
+# Outputs whose text is HTML: a name put there must be escaped to show as text.
+_MARKUP = ("text/html", "image/svg+xml")
+
+
+def _escaped(paths: Mapping[str, str]) -> dict[str, str]:
+    return {path: html.escape(name) for path, name in paths.items()}
+
+
+def scrub_notebook(nb: Any, paths: Mapping[str, str]) -> Any:
+    """``nb`` (an nbformat node, changed in place) with each path of ``paths`` replaced
+    by its name in code cells and outputs: as plain text in code, streams, tracebacks
+    and plain-text data (nbconvert escapes them), HTML-escaped in HTML and SVG outputs.
+    Markdown (cells and outputs) is left to the page: there a name must be escaped
+    outside code spans and not inside, which only the rendered page tells apart."""
+    escaped = _escaped(paths)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.source = scrub_paths(cell.source, paths)
+        for out in cell.get("outputs", []):
+            if isinstance(out.get("text"), str):
+                out["text"] = scrub_paths(out["text"], paths)
+            if "traceback" in out:
+                out["traceback"] = [scrub_paths(line, paths) for line in out["traceback"]]
+            if isinstance(out.get("evalue"), str):
+                out["evalue"] = scrub_paths(out["evalue"], paths)
+            data = out.get("data", {})
+            for mime, value in data.items():
+                if not isinstance(value, str) or mime == "text/markdown":
+                    continue
+                if mime in _MARKUP or mime.startswith("text/"):
+                    data[mime] = scrub_paths(value, escaped if mime in _MARKUP else paths)
+    return nb
 
 
 _INDEX = """<!DOCTYPE html><html><head><meta charset="utf-8"><title>memlab report</title>

@@ -45,6 +45,7 @@ from memlab.workbench.capacity import (
     save_capacity,
     theory_check,
 )
+from memlab.workbench.course import check, solution
 from memlab.workbench.demo import (
     Demo,
     chunk_table,
@@ -54,6 +55,7 @@ from memlab.workbench.demo import (
     save_tour,
 )
 from memlab.workbench.display import Panel, Plot, setup
+from memlab.workbench.dream_lessons import gate_scenario, gate_table, lock_rollback, rollback_table
 from memlab.workbench.evaluation import (
     benchmark_configs,
     biggest_changes,
@@ -88,6 +90,14 @@ from memlab.workbench.live import (
 )
 from memlab.workbench.plots import baseline_plot, category_plot, delta_plot, metric_plot
 from memlab.workbench.regression import baseline_check
+from memlab.workbench.review import (
+    capability_levels,
+    lock_race,
+    missing_fields,
+    mmr_defaults,
+    persona_vs_role_prompt,
+    why_three_times,
+)
 from memlab.workbench.scale import cluster
 from memlab.workbench.separation import (
     age_plot,
@@ -124,7 +134,7 @@ from memlab.workbench.sweeps import (
     sweep,
     sweep_engine,
 )
-from memlab.workbench.traces import keywords, stage_plot, trace
+from memlab.workbench.traces import decay_side_by_side, keywords, stage_plot, trace
 
 __all__ = [
     "Demo",
@@ -140,6 +150,7 @@ __all__ = [
     "benchmark_configs",
     "best_table",
     "biggest_changes",
+    "capability_levels",
     "capacity_summary",
     "cascade_matrix",
     "catalogs",
@@ -148,12 +159,14 @@ __all__ = [
     "category_views",
     "change_traces",
     "changes_table",
+    "check",
     "chosen_vs_default",
     "chunk_table",
     "close_demo",
     "cluster",
     "dataset_overview",
     "decay_limit_plot",
+    "decay_side_by_side",
     "decide",
     "decision_panel",
     "degradation",
@@ -169,9 +182,11 @@ __all__ = [
     "fresh_gates",
     "front_plot",
     "front_tables",
+    "gate_scenario",
     "gate_sweep",
     "gate_sweep_plot",
     "gate_sweep_table",
+    "gate_table",
     "half_life_by_age",
     "half_life_plot",
     "heatmap",
@@ -181,16 +196,21 @@ __all__ = [
     "keywords",
     "lambda_plot",
     "live_search",
+    "lock_race",
+    "lock_rollback",
     "matrix_view",
     "memory_files",
     "metric_plot",
     "metric_table",
     "min_score_plot",
     "min_score_table",
+    "missing_fields",
+    "mmr_defaults",
     "mmr_side_by_side",
     "open_demo",
     "paper_table",
     "per_user_plot",
+    "persona_vs_role_prompt",
     "planner_table",
     "power_panel",
     "prepare_dataset",
@@ -199,6 +219,7 @@ __all__ = [
     "reachability_panel",
     "remove_memory",
     "resolve_table",
+    "rollback_table",
     "run_compare",
     "run_fleet",
     "runs_per_hour_plot",
@@ -209,6 +230,7 @@ __all__ = [
     "session_ages",
     "setup",
     "significance_table",
+    "solution",
     "stage_plot",
     "supplement_effect",
     "supplement_example",
@@ -219,4 +241,5 @@ __all__ = [
     "theory_check",
     "trace",
     "views_table",
+    "why_three_times",
 ]

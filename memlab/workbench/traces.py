@@ -121,3 +121,34 @@ def query_trace(
     ranked = rank_batch(build_batch([timeline.candidates[query_id]]), config, q.as_of)
     rows = [r for r in trace_rows(ranked, 0) if r["in_set"]]
     return trace_frame(rows, timeline.judgements[query_id].grades)
+
+
+def decay_side_by_side(
+    demo: Demo, query: str, overrides: Mapping[str, Any] | None = None
+) -> pd.DataFrame:
+    """Every full-text candidate of ``query`` with decay off (``half_life_days`` null) and
+    with the profile's decay: its text and merged scores, age, decay, and its score and
+    rank in each.
+
+    A rank of ``<NA>`` means the chunk is not returned (its score is under ``min_score``).
+    """
+    off, _ = run_search(demo, query, {**(overrides or {}), "half_life_days": None})
+    on, config = run_search(demo, query, overrides)
+    label = f"half-life {config.effective_half_life():g} d"
+    rows: dict[str, dict[str, Any]] = {}
+    for name, result in (("decay off", off), (label, on)):
+        for r in result.trace or []:
+            if r["bm25_rank"] is None:
+                continue
+            row = rows.setdefault(
+                short_id(r["chunk_id"]),
+                {"fts": r["fts"], "merged": r["merged"], "age (days)": round(r["age_days"], 1)},
+            )
+            if name != "decay off":
+                row["decay"] = r["decay"]
+            row[f"{name}: score"] = r["display"]
+            row[f"{name}: rank"] = r["final_rank"]
+    df = pd.DataFrame.from_dict(rows, orient="index").rename_axis("chunk")
+    for col in ("decay off: rank", f"{label}: rank"):
+        df[col] = df[col].astype("Int64")
+    return df.sort_values("fts", ascending=False)

@@ -23,9 +23,15 @@ def test_every_case_matches_its_heading(cases: list[DemoCase]) -> None:
 
 
 def test_a_heading_that_lies_is_caught(cases: list[DemoCase]) -> None:
-    newest, evergreen, mmr, empty, degraded = cases
-    wrong = DemoCase({**newest.plan, "expect": {"first": "ci-setup-a1b2c3d4.md:0"}}, newest.results)
+    decay, evergreen, mmr, empty, degraded = cases
+    wrong = DemoCase({**decay.plan, "expect": {"first": "ci-setup-a1b2c3d4.md:0"}}, decay.results)
     assert case_problems(wrong)
+    decay_on_twice = DemoCase(decay.plan, [decay.results[0], decay.results[0]])
+    assert [p for p in case_problems(decay_on_twice) if "with decay off" in p]
+    best = DemoCase(
+        {**decay.plan, "expect": {"fts_first": "node-upgrade-d4e5f6a7.md:0"}}, decay.results
+    )
+    assert case_problems(best)
     stale_age = DemoCase(
         {**evergreen.plan, "expect": {"ages": {"MEMORY.md:0": 12.0}}}, evergreen.results
     )
@@ -44,6 +50,7 @@ def test_the_demo_prints_headings_before_their_searches_and_a_legend(tmp_path: P
     ).stdout
     headings = [line for line in out.splitlines() if line.startswith("== ")]
     assert len(headings) == 5 and "-- with MMR (λ 0.5):" in out
+    assert out.index("== decay decides") < out.index("-- with decay off (half_life_days null):")
     assert out.index("== a degraded search") < out.index("[DEGRADED: ")
     legend = out[out.index("\ncolumns:") :]
     for heading in ("age", "decay", "srcw", "boost", "kept", "mmr", "∅"):

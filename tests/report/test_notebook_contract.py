@@ -21,7 +21,16 @@ from memlab.report.locate import notebook_dir
 from memlab.report.notebooks import available, inspect
 
 NOTEBOOKS = sorted(available())
-EXPECTED = {"tour", "compare", "sweep", "dream_capacity", "agent_config", "regression", "judge"}
+EXPECTED = {
+    "tour",
+    "tour_zh",  # generated: memlab.report.editions
+    "compare",
+    "sweep",
+    "dream_capacity",
+    "agent_config",
+    "regression",
+    "judge",
+}
 FORBIDDEN = (
     ast.For,
     ast.While,

@@ -82,12 +82,39 @@ def test_the_scoring_table_describes_the_trace(demo: Demo) -> None:
         assert r["score"] == pytest.approx(min(max(r["raw"], 0.0), 1.0))
 
 
-def test_the_newest_fact_wins_by_decay(demo: Demo) -> None:
-    says("is a strong text match but 62 days old")
-    df = wb.trace(demo, "which Node version does CI use?").tables()[0]
-    assert "node-upgrade-d4e5f6a7" in df.iloc[0]["chunk"] and df.iloc[0]["rank"] == 1
-    ages = wb.session_ages(demo).set_index("chunk")
-    assert round(ages.loc["2026-01-12-ci-setup-a1b2c3d4.md:0", "age (days)"]) == 62
+def test_the_node_18_note_falls_to_min_max_not_to_decay(demo: Demo) -> None:
+    says('The "moved CI to Node 22" note is found.')
+    says("is *not* dropped by decay: it is the worst of the full-text candidates, so")
+    says("min–max normalisation gives it a text score of exactly 0 (finding 3a below), and")
+    says("it is dropped with decay off too.")
+    query = "which Node version does CI use?"
+    df = wb.trace(demo, query).tables()[0].set_index("chunk")
+    assert "node-upgrade-d4e5f6a7" in df.index[0] and df.iloc[0]["rank"] == 1
+    stale = "sessions/2026-01-12-ci-setup-a1b2c3d4.md:0"
+    fts_rows = df[df["bm25"].notna()]
+    assert df.loc[stale, "bm25"] == fts_rows["bm25"].max() and df.loc[stale, "fts"] == 0.0
+    off = wb.trace(demo, query, {"half_life_days": None}).tables()[0].set_index("chunk")
+    assert off.loc[stale, "decay"] == 1.0 and not off.loc[stale, "kept"]
+
+
+def test_where_decay_decides(demo: Demo) -> None:
+    says('Ask "Node version for the CI frontend build job" instead, and the January note')
+    says("is the *best* text match (`fts` 1.0; the Node 22 note 0.76). With decay off")
+    says("(`half_life_days` null) it ranks first")
+    says("With c0's 7-day half-life its decay at 62 days is 0.002 and it is dropped. The")
+    says("Node 22 note (10 days old, decay 0.38) does not pass `min_score` either, so c0")
+    says("answers nothing rather than the stale fact.")
+    df = wb.decay_side_by_side(demo, "Node version for the CI frontend build job")
+    stale = df.loc["sessions/2026-01-12-ci-setup-a1b2c3d4.md:0"]
+    fresh = df.loc["sessions/2026-03-05-node-upgrade-d4e5f6a7.md:0"]
+    assert df.index[0] == stale.name and stale["fts"] == 1.0 and round(fresh["fts"], 2) == 0.76
+    assert stale["decay off: rank"] == 1
+    assert demo.base.half_life_days == 7.0
+    on = "half-life 7 d: rank"
+    assert round(stale["age (days)"]) == 62 and round(stale["decay"], 3) == 0.002
+    assert round(fresh["age (days)"]) == 10 and round(fresh["decay"], 2) == 0.38
+    assert df[on].isna().all()  # nothing is returned with c0's decay
+    assert (df["merged"] * df["decay"] < demo.base.min_score).all()
 
 
 def test_the_worst_text_match_and_the_payments_search(demo: Demo) -> None:
