@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from memlab.datasets import Dataset, parse_target
+from memlab.errors import ConfigError, unknown_name
 from memlab.eval.protocols.spec import SESSION, TURN, Protocol
 from memlab.store.records import FileRecords, Record, split_records
 
@@ -90,10 +91,25 @@ class UnitSpace:
         return list(seen)
 
 
-def unit_qrels(space: UnitSpace, protocol: Protocol) -> dict[str, dict[str, int]]:
+UPSTREAM, TURNS = "upstream", "turns"
+EVIDENCE_RULES = {
+    UPSTREAM: "every judged session (LongMemEval: every session in answer_session_ids)",
+    TURNS: "a session only if it holds an indexed evidence turn (memlab's former rule)",
+}
+
+
+def unit_qrels(
+    space: UnitSpace, protocol: Protocol, evidence: str = UPSTREAM
+) -> dict[str, dict[str, int]]:
     """``{query_id: {unit: grade}}`` at the space's unit (a unit's grade: the highest of
     the targets naming it), with the cross-level rules: a turn is evidence only in an
-    evidence session, a session only if it holds an indexed evidence turn."""
+    evidence session; at the session unit a question with no indexed evidence turn has
+    no evidence (the upstream evaluations skip it), and its sessions are evidence by the
+    ``evidence`` rule (``EVIDENCE_RULES``): ``upstream``, every judged session
+    (LongMemEval's ``answer_session_ids``), or ``turns``, only those holding an indexed
+    evidence turn."""
+    if evidence not in EVIDENCE_RULES:
+        raise ConfigError(unknown_name("evidence rule", evidence, EVIDENCE_RULES))
     ds = space.dataset
     levels = ds.qrels_by_level
     turn_level, session_level = protocol.level_of(TURN), protocol.level_of(SESSION)
@@ -109,6 +125,10 @@ def unit_qrels(space: UnitSpace, protocol: Protocol) -> dict[str, dict[str, int]
                 for t, g in levels[turn_level].get(q.query_id, {}).items()
                 if g > 0 and turns.target_units(q.group, t)
             }
+            if not sessions:
+                continue
+            if evidence == UPSTREAM:
+                sessions = None
         grades: dict[str, int] = {}
         for target, grade in levels[ds.level].get(q.query_id, {}).items():
             if sessions is not None and parse_target(target).path not in sessions:
