@@ -5,9 +5,11 @@ single-session-assistant questions scored once assistant turns are indexed)."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from memlab.config import profile
@@ -118,3 +120,28 @@ def test_an_unknown_evidence_rule_is_refused(sources: dict[str, Path]) -> None:
     prepared = prepare_protocol(sources["longmemeval"], LME)
     with pytest.raises(ConfigError, match="unknown evidence rule 'has_answer'"):
         run_protocol(prepared, _fts(), LME, evidence="has_answer")
+
+
+@pytest.mark.slow
+def test_hybrid_with_more_than_3000_candidates_per_query(tmp_path: Path) -> None:
+    """A BEIR-format corpus of 3,100 documents: hybrid under the protocol gathers 3,000
+    vector neighbours per query (standard-ir: 1,000 results × 3) and completes (the exact
+    re-check once made one SQL statement over SQLite's 500-term limit)."""
+    src = tmp_path / "src"
+    (src / "qrels").mkdir(parents=True)
+    rng = np.random.default_rng(0)
+    words = [f"w{i}" for i in range(300)]
+    docs = [(f"d{i}", " ".join(rng.choice(words, 12)) + " common") for i in range(3100)]
+    (src / "corpus.jsonl").write_text(
+        "".join(json.dumps({"_id": i, "title": "", "text": t}) + "\n" for i, t in docs)
+    )
+    (src / "queries.jsonl").write_text(json.dumps({"_id": "q1", "text": "common w1 w2"}) + "\n")
+    (src / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\nq1\td1\t1\n")
+    import_dataset("beir", src, tmp_path / "ds")
+    beir = get_protocol("beir")
+    prepared = prepare_protocol(tmp_path / "ds", beir, embedder="hash:32")
+    hybrid = profile("standard-ir").search
+    result = run_protocol(prepared, {"hybrid": Run(hybrid)}, beir)
+    batch = prepared.timeline(hybrid.max_results * hybrid.candidate_multiplier).batch
+    assert int(batch.offsets[1] - batch.offsets[0]) >= 3000
+    assert len(result.rankings["hybrid"]["q1"]) == hybrid.max_results == 1000
