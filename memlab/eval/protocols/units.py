@@ -39,6 +39,9 @@ class UnitSpace:
     unit: str  # turn | session | document
     roles: tuple[str, ...] = ()  # the indexed speakers (empty: all)
     _records: dict[tuple[str, str], FileRecords] = field(default_factory=dict, repr=False)
+    _spans: dict[tuple[str, str, int, int], tuple[str, ...]] = field(
+        default_factory=dict, repr=False
+    )  # a chunk's units (chunks recur across queries and runs)
 
     def file_unit(self, group: str, path: str) -> str:
         return self.dataset.groups[group].origin_ids.get(path, path)
@@ -84,8 +87,13 @@ class UnitSpace:
     def unit_ranking(self, group: str, spans: Iterable[Span], drop: str | None = None) -> list[str]:
         """Units in the order their first chunk is ranked (``drop``: a unit left out)."""
         seen: dict[str, None] = {}
+        cache = self._spans
         for path, start, end in spans:
-            for unit in self.span_units(group, path, start, end):
+            key = (group, path, start, end)
+            units = cache.get(key)
+            if units is None:
+                units = cache[key] = tuple(self.span_units(group, path, start, end))
+            for unit in units:
                 if unit != drop:
                     seen.setdefault(unit, None)
         return list(seen)
