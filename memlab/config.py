@@ -291,6 +291,22 @@ PROFILES: dict[str, MemlabConfig] = {
         search=SearchConfig(min_score=0.0, half_life_days=None, max_results=STANDARD_IR_DEPTH),
         unit="file",
     ),
+    # standard-ir with the merge chosen on LoCoMo's development conversations
+    # (benchmarks/tune_locomo.py, docs/locomo-tuning.md): OpenClaw's merge, which lets a
+    # strong vector match outrank the best text match (no c0 floor), weights 0.7 / 0.3.
+    "locomo-tuned": MemlabConfig(
+        profile="locomo-tuned",
+        index=IndexConfig(tokenizer="porter"),
+        search=SearchConfig(
+            min_score=0.0,
+            half_life_days=None,
+            max_results=STANDARD_IR_DEPTH,
+            strategy="openclaw",
+            vector_weight=0.7,
+            text_weight=0.3,
+        ),
+        unit="file",
+    ),
 }
 DEFAULT_PROFILE = "grok-c0"
 

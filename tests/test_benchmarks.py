@@ -36,3 +36,15 @@ def test_the_engine_benchmark_runs_and_reports_every_figure(tmp_path: Path) -> N
         hybrid["p95_ratio_over_raw_sum"],
     ]
     assert all(math.isfinite(f) and f > 0 for f in figures)
+
+
+@pytest.mark.slow
+def test_the_protocol_benchmark_agrees_with_its_plain_script() -> None:
+    """``bench_protocol`` at a small size: the plain script (no memlab) and ``memlab eval
+    --protocol beir`` print the same nDCG@10 and R@100, so the CPU ratio compares the
+    same work."""
+    from benchmarks import bench_protocol
+
+    out = bench_protocol.measure(400, 40, repeat=1)
+    assert out["same_numbers"] is True and out["plain"]["NumQ"] == 40
+    assert math.isfinite(out["ratio"]) and out["ratio"] > 0

@@ -45,19 +45,37 @@ def add_protocol_args(p: argparse.ArgumentParser) -> None:
         help="with --protocol: reference numbers from the paper (references: [{system, "
         "values: {MEASURE: VALUE}}]) shown beside memlab's runs",
     )
+    p.add_argument(
+        "--evidence",
+        choices=("upstream", "turns"),
+        help="with --protocol: which judged sessions are evidence: upstream (default: every "
+        "session the source names, LongMemEval's answer_session_ids) or turns (only those "
+        "holding an indexed evidence turn)",
+    )
 
 
 def use_protocol_profile(args: argparse.Namespace, default_measures: str) -> None:
-    """Under ``--protocol``, the ``standard-ir`` profile unless one is chosen; options
-    the protocol decides (``--unit``, ``--measures``) are refused."""
-    if getattr(args, "published", None) and not getattr(args, "protocol", None):
-        raise ConfigError("--published needs --protocol (the references are a paper's numbers)")
+    """Under ``--protocol``, the ``standard-ir`` profile unless one is chosen; ``--unit``
+    (the protocol decides) is refused; ``--measures`` names the protocol's measures
+    shown (``args.protocol_measures``; None: the paper's)."""
+    for flag in ("published", "evidence"):
+        if getattr(args, flag, None) and not getattr(args, "protocol", None):
+            raise ConfigError(f"--{flag} needs --protocol (it belongs to a paper's evaluation)")
     if not getattr(args, "protocol", None):
         return
     if args.unit not in (None, "chunk"):
         raise ConfigError(f"--unit: --protocol {args.protocol} ranks the paper's unit (--level)")
+    args.protocol_measures = None
     if args.measures != default_measures:
-        raise ConfigError(f"--measures: --protocol {args.protocol} reports the paper's measures")
+        from memlab.eval.protocols.measures import parse
+
+        names = tuple(m.strip() for m in args.measures.split(",") if m.strip())
+        for name in names:
+            try:
+                parse(name)
+            except ConfigError as exc:
+                raise ConfigError(f"--measures: {exc}") from None
+        args.protocol_measures = names or None
     if args.profile:
         return
     if not read_config_file(getattr(args, "config", None), "search").get("profile"):
@@ -102,9 +120,21 @@ def run_protocol_command(
         progress=not args.quiet,
     )
     unit = protocol.units[prepared.dataset.level]
-    refs = load_references(args.published, protocol, unit) if args.published else None
+    measures = getattr(args, "protocol_measures", None)
+    refs = (
+        load_references(args.published, protocol.with_measures(measures or ()), unit)
+        if args.published
+        else None
+    )
     specs = {name: as_run(spec) for name, spec in runs.items()}
-    result = run_protocol(prepared, specs, protocol, test=getattr(args, "test", "t"))
+    result = run_protocol(
+        prepared,
+        specs,
+        protocol,
+        evidence=args.evidence or "upstream",
+        measures=measures,
+        test=getattr(args, "test", "t"),
+    )
     published = (
         published_table(result.aggregated, result.categories, list(result.runs), refs)
         if refs is not None
@@ -117,8 +147,15 @@ def run_protocol_command(
     else:
         print("\n".join(protocol_report(result, args.profile, refs, published)))
     if args.out:
-        write_protocol_outputs(result, Path(args.out), published)
+        write_protocol_outputs(result, Path(args.out), published, refs)
         print(f"results in {args.out}")
+    table = getattr(args, "table", None)
+    if table:
+        from memlab.eval.protocols.paper_table import digits_of, paper_table, table_text
+
+        suffix = ".md" if table == "markdown" else ".tex"
+        print()
+        print(table_text(paper_table(result, refs), suffix, digits=digits_of(result)), end="")
     return 0
 
 
@@ -129,39 +166,53 @@ def protocol_report(
     published: pd.DataFrame | None = None,
 ) -> list[str]:
     """The printed report (see the module docstring)."""
+    from memlab.eval.protocols.paper_table import digits_of
+    from memlab.eval.protocols.spec import is_unit_chunking
+    from memlab.eval.protocols.units import EVIDENCE_RULES
+
     p, qs = result.protocol, result.questions
     memory = result.prepared.memory
     chunking = memory.index.chunking
     per_chunk = (
-        "one unit per chunk"
-        if chunking.mode == "record" and result.unit == "turn"
-        else (f"chunk rankings aggregated to {result.unit}s by first occurrence")
+        f"one {result.unit} per chunk (the paper's unit)"
+        if is_unit_chunking(chunking.mode, result.unit)
+        else f"chunk rankings aggregated to {result.unit}s by first occurrence"
     )
     lines = [
         f"protocol {p.name}: {p.source}",
         f"unit: {result.unit} (the source's ids); index {memory.label()}; {per_chunk}",
         f"question set: {p.questions}: {qs.describe()}",
     ]
+    if result.unit == "session":
+        lines.append(f"session evidence: {result.evidence}: {EVIDENCE_RULES[result.evidence]}")
     if any(qs.categories):
         lines.append(
             "scored per category: " + ", ".join(f"{c} {n}" for c, n in qs.categories.items())
         )
-    table = result.table().reset_index(names="run")
-    table["NumQ"] = table["NumQ"].astype("Int64")
+    scale = 100.0 if p.percent else 1.0
+    table = (result.table() * scale).reset_index(names="run")
+    table["NumQ"] = (table["NumQ"] / scale).round().astype("Int64")
     lines += [
         f"rankers on profile {profile_name or 'grok-c0'}; embedder "
-        f"{result.prepared.embedder_id or 'none'}",
+        f"{result.prepared.embedder_id or 'none'}"
+        + ("; values in percent, as the paper prints them" if p.percent else ""),
         "",
-        _fmt(table),
+        _fmt(table, digits_of(result)),
     ]
     if len(qs.categories) > 1:
-        lines += ["", "per category (mean, n):", _fmt(_category_table(result))]
+        cats = _category_table(result)
+        shown = [m for m in p.shown if m in cats.columns]
+        cats[shown] = cats[shown] * scale
+        lines += ["", "per category (mean, n):", _fmt(cats, digits_of(result))]
     if not result.compared.empty:
         cols = ["run", "measure", "delta", "ci_low", "ci_high", "p", "p_holm", "wins", "ties"]
         cols += ["losses", "n"]
         lines += ["", f"against {next(iter(result.runs))}:", _fmt(result.compared[cols])]
     if refs is not None and published is not None:
-        lines += ["", _published_header(refs, result), _fmt(published)]
+        pub = published.copy()
+        values = [c for c in pub.columns if c not in ("system", "kind", "category")]
+        pub[values] = pub[values] * scale
+        lines += ["", _published_header(refs, result), _fmt(pub, digits_of(result))]
     lines += [f"warning: {w}" for w in result.warnings]
     return lines
 
@@ -187,5 +238,5 @@ def _category_table(result: ProtocolResult) -> pd.DataFrame:
     return wide.reset_index()
 
 
-def _fmt(frame: Any) -> str:
-    return str(frame.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+def _fmt(frame: Any, digits: int = 3) -> str:
+    return str(frame.to_string(index=False, float_format=lambda v: f"{v:.{digits}f}"))

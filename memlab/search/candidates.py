@@ -18,7 +18,6 @@ rows. c0 swallows SQL errors silently; memlab reports them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from memlab.embeddings.base import EmbeddingProvider, checked_embed
@@ -197,9 +196,9 @@ def _vector_candidates(
     missing = [cid for cid, _ in hits if cid not in rows]
     feats = _features(index.db, "id", missing)
     for pos, (cid, distance) in enumerate(hits):
-        if cid in rows:
+        if cid in rows:  # built above for this query alone: completed in place
             base = rows[cid]
-            rows[cid] = replace(base, distance=distance, vec_pos=pos)
+            base.distance, base.vec_pos = distance, pos
         elif cid in feats:
             rows[cid] = _row(feats[cid], distance=distance, vec_pos=pos)
 

@@ -10,8 +10,10 @@ moment together:
 2. per query, the rows whose approximate distance is within a float-error margin
    of the k-th (at least ``k + 4``) — a superset of vec0's k nearest;
 3. their exact distances from sqlite-vec itself (``vec_distance_l2`` on the same
-   two vectors: the distance vec0's KNN reports), then the k nearest by that
-   distance, in the order ``vectors.knn`` returns (distance, then chunk id).
+   two vectors: the distance vec0's KNN reports; ``COMPOUND_TERMS`` per statement,
+   within SQLite's limit of 500 terms of a compound SELECT, so any k works), then
+   the k nearest by that distance, in the order ``vectors.knn`` returns
+   (distance, then chunk id).
 
 When two rows tie exactly at the k-th distance (copies of one text), which of
 them vec0 keeps depends on its storage layout; that query asks vec0 itself. So
@@ -34,6 +36,7 @@ BLOCK_ELEMENTS = 8_000_000  # queries × chunks per distance block (≈ 32 MB of
 MARGIN = 1e-4  # on squared distances of unit vectors: far above float32 error
 EXTRA = 4  # candidates beyond k checked exactly, at least
 SCAN_FROM = 1000  # vectors to read from which one scan of the table is cheaper
+COMPOUND_TERMS = 400  # exact distances per statement: SQLite allows 500 compound terms
 
 
 class VectorMatrix:
@@ -98,11 +101,16 @@ class VectorMatrix:
         bound = np.sort(approx[near])[min(k, len(near)) - 1] + MARGIN
         near = np.union1d(near, np.flatnonzero(approx <= bound))
         blob = np.ascontiguousarray(vec, dtype=np.float32).tobytes()
-        pairs = " UNION ALL ".join(f"SELECT {n}, vec_distance_l2(?, ?)" for n in range(len(near)))
-        params: list[bytes] = []
-        for i in near:
-            params += [self._rows[ids[i]].tobytes(), blob]
-        exact = dict(self.index.db.execute(pairs, params).fetchall())  # position -> distance
+        exact: dict[int, float] = {}  # position in ``near`` -> distance
+        for start in range(0, len(near), COMPOUND_TERMS):
+            part = near[start : start + COMPOUND_TERMS]
+            pairs = " UNION ALL ".join(
+                f"SELECT {start + n}, vec_distance_l2(?, ?)" for n in range(len(part))
+            )
+            params: list[bytes] = []
+            for i in part:
+                params += [self._rows[ids[i]].tobytes(), blob]
+            exact.update(self.index.db.execute(pairs, params).fetchall())
         found = sorted(
             ((ids[i], float(exact[n])) for n, i in enumerate(near)), key=lambda r: (r[1], r[0])
         )

@@ -44,9 +44,13 @@ def _fts() -> dict[str, Run]:
     return {"fts": Run(replace(profile("standard-ir").search, vectors=False))}
 
 
-def _upstream(question: dict[str, Any], roles: set[str]) -> tuple[set[str], set[str]]:
-    """The upstream evaluation's evidence: answer sessions holding an indexed evidence
-    turn, and those turns (``<session id>_<n>``, n counting every turn from 1)."""
+def _upstream(
+    question: dict[str, Any], roles: set[str], evidence: str = "upstream"
+) -> tuple[set[str], set[str]]:
+    """The upstream evaluation's evidence of a question with an indexed evidence turn:
+    every session in ``answer_session_ids`` (``evidence="turns"``: those holding an
+    indexed evidence turn), and the evidence turns (``<session id>_<n>``, n counting
+    every turn from 1); none for a question without an indexed evidence turn."""
     sessions, turns = set(), set()
     answer = set(question["answer_session_ids"])
     for sid, session in zip(
@@ -56,6 +60,8 @@ def _upstream(question: dict[str, Any], roles: set[str]) -> tuple[set[str], set[
             if sid in answer and turn.get("has_answer") and turn["role"] in roles:
                 sessions.add(sid)
                 turns.add(f"{sid}_{n}")
+    if evidence == "upstream" and turns:
+        sessions = answer & set(question["haystack_session_ids"])
     return sessions, turns
 
 

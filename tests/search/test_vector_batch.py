@@ -82,3 +82,20 @@ def test_batch_knn_equals_vec0_with_ties_and_updates(store: MemoryStore) -> None
 
 def test_an_empty_matrix_returns_nothing(store: MemoryStore) -> None:
     assert VectorMatrix(store.index).knn_many(unit(np.random.default_rng(1), 3), 5) == [[], [], []]
+
+
+def test_more_than_3000_candidates_per_query(store: MemoryStore) -> None:
+    """k = 3,000 (the standard-ir profile's candidate depth) on 3,200 chunks: the exact
+    re-check spans many statements (SQLite allows 500 terms of a compound SELECT) and
+    still equals vec0's KNN."""
+    rng = np.random.default_rng(3)
+    n = 3200
+    ids = [f"c{i:05d}" for i in range(n)]
+    put(store, ids, unit(rng, n))
+    vm = VectorMatrix(store.index)
+    vm.update(ids)
+    queries = unit(rng, 2)
+    for k in (3000, n + 10):
+        for q, got in zip(queries, vm.knn_many(queries, k), strict=True):
+            assert len(got) == min(k, n)
+            assert got == vectors.knn(store.index, q, k)

@@ -27,8 +27,9 @@ from memlab.errors import ConfigError
 from memlab.eval.evaluate import PERQUERY_COLUMNS, aggregate, compare, per_category
 from memlab.eval.prepare import Prepared, prepare_dataset
 from memlab.eval.protocols import measures as pm
-from memlab.eval.protocols.spec import Protocol, check_dataset
+from memlab.eval.protocols.spec import UNIT_CHUNKING, Protocol, check_dataset
 from memlab.eval.protocols.units import (
+    UPSTREAM,
     QuestionSet,
     Span,
     UnitSpace,
@@ -55,6 +56,7 @@ class ProtocolResult:
     compared: pd.DataFrame
     categories: pd.DataFrame
     warnings: list[str] = field(default_factory=list)
+    evidence: str = UPSTREAM
 
     @property
     def dataset(self) -> Dataset:
@@ -83,13 +85,18 @@ def prepare_protocol(
 ) -> Prepared:
     """A dataset prepared for ``protocol`` at ``level`` (default: the protocol's):
     where neither the arguments nor the dataset's manifest say otherwise, the index
-    takes the protocol's roles (LongMemEval: user turns only) and the profile's
-    tokenizer; ``options`` go to ``prepare_dataset`` (embedder, chunking, …)."""
+    takes the protocol's roles (LongMemEval: user turns only), the paper's unit as its
+    chunk (``UNIT_CHUNKING``; chunk sizes without a chunking choose c0's chunker) and
+    the profile's tokenizer; ``options`` go to
+    ``prepare_dataset`` (embedder, chunking, …)."""
     ds = dataset if isinstance(dataset, Dataset) else load_dataset(dataset)
     wanted = level or protocol.default_level
     if wanted != ds.level and (level is not None or wanted in ds.levels):
         ds = ds.with_level(wanted)
-    check_dataset(protocol, ds)
+    unit = check_dataset(protocol, ds)
+    chosen = ("chunking", "chunk_bytes", "chunk_overlap")  # sizes alone choose c0's chunker
+    if all(options.get(k) is None for k in chosen) and "chunking" not in ds.index:
+        options["chunking"] = UNIT_CHUNKING[unit]
     if tokenizer is None and "tokenizer" not in ds.index and profile_name is not None:
         tokenizer = profile(profile_name).index.tokenizer
     if roles is None and "roles" not in ds.index and protocol.roles:
@@ -102,10 +109,18 @@ def run_protocol(
     runs: Mapping[str, Run],
     protocol: Protocol,
     *,
+    evidence: str = UPSTREAM,
+    measures: Sequence[str] | None = None,
     test: str = "t",
     seed: int = 0,
 ) -> ProtocolResult:
-    """Evaluate ``runs`` on ``prepared`` under ``protocol`` (see the module docstring)."""
+    """Evaluate ``runs`` on ``prepared`` under ``protocol`` (see the module docstring);
+    ``evidence``: the session evidence rule (``units.EVIDENCE_RULES``); ``measures``:
+    the measures shown (default: the paper's), computed beside the paper's."""
+    if measures:
+        for name in measures:
+            pm.parse(name)
+        protocol = protocol.with_measures(tuple(measures))
     ds = prepared.dataset
     unit = check_dataset(protocol, ds)
     if not runs:
@@ -115,7 +130,7 @@ def run_protocol(
         if spec.memory is not None and spec.memory.index.chunking.roles != roles:
             raise ConfigError(f"run {name} indexes other roles; evaluate it separately")
     space = UnitSpace(ds, unit, roles)
-    qrels = unit_qrels(space, protocol)
+    qrels = unit_qrels(space, protocol, evidence)
     questions = question_set(ds, protocol, qrels)
     results, rankings = _rank(prepared, runs, space, protocol)
     perquery = _perquery(ds, protocol, questions, qrels, rankings)
@@ -134,6 +149,7 @@ def run_protocol(
         compare(shown, first, test=test, seed=seed) if len(runs) > 1 else pd.DataFrame(),
         per_category(perquery),
         list(prepared.warnings),
+        evidence,
     )
 
 

@@ -4,6 +4,8 @@
     runs/<run>.<unit>.trec    every run's unit ranking (TREC run; score 1/rank)
     perquery.csv, aggregated.csv, compare.csv, per_category.csv   (as ``memlab compare``)
     published.csv             memlab's runs beside the reference numbers, if given
+    table.md, table.tex       the paper-shaped table (``paper_table``): systems × measures
+                              × categories, the reference systems included
     manifest.json             what produced the numbers, with the protocol, the unit,
                               the question set and the index (chunking, roles)
 
@@ -21,6 +23,8 @@ import pandas as pd
 from memlab.datasets import write_qrels, write_run
 from memlab.eval.manifest import build_manifest, write_json
 from memlab.eval.protocols.evaluate import ProtocolResult
+from memlab.eval.protocols.paper_table import digits_of, paper_table, table_text
+from memlab.eval.protocols.published import References
 
 
 def protocol_manifest(result: ProtocolResult) -> dict[str, Any]:
@@ -47,12 +51,17 @@ def protocol_manifest(result: ProtocolResult) -> dict[str, Any]:
         "not_scored": {why: len(ids) for why, ids in qs.excluded.items()},
         "categories": dict(qs.categories),
         "roles": list(result.prepared.index_config.chunking.roles) or "all",
+        "evidence": result.evidence,
+        "chunking": result.prepared.index_config.chunking.mode,
     }
     return manifest
 
 
 def write_protocol_outputs(
-    result: ProtocolResult, out: Path, published: pd.DataFrame | None = None
+    result: ProtocolResult,
+    out: Path,
+    published: pd.DataFrame | None = None,
+    refs: References | None = None,
 ) -> None:
     out.mkdir(parents=True, exist_ok=True)
     ids = result.original_ids()
@@ -73,4 +82,8 @@ def write_protocol_outputs(
     result.categories.to_csv(out / "per_category.csv", index=False)
     if published is not None:
         published.to_csv(out / "published.csv", index=False)
+    table = paper_table(result, refs)
+    digits = digits_of(result)
+    for suffix in (".md", ".tex"):
+        (out / f"table{suffix}").write_text(table_text(table, suffix, digits=digits))
     write_json(out / "manifest.json", protocol_manifest(result))

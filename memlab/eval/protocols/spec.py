@@ -27,7 +27,9 @@ memlab's numbers can stand next to the paper's tables:
   whose id is the query's own id is left out of the ranking, as BEIR's
   evaluation does.
 
-Units keep the source's ids (``memlab.eval.protocols.units``); chunk rankings
+Under a protocol the index's chunk is the paper's unit (``UNIT_CHUNKING``: one turn,
+one session, one document per chunk) unless the caller or the dataset's manifest
+chooses a chunking. Units keep the source's ids (``memlab.eval.protocols.units``); chunk rankings
 become unit rankings by first occurrence (a chunk holding several turns ranks
 them in file order).
 """
@@ -35,13 +37,23 @@ them in file order).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from memlab.datasets import Dataset
 from memlab.errors import ConfigError, unknown_name
 
 TURN, SESSION, DOCUMENT = "turn", "session", "document"
 UNIT_KINDS = (TURN, SESSION, DOCUMENT)
+
+# The paper's unit as the index's chunk (the default chunking under a protocol): a turn
+# and a BEIR document are one record each, a session is its whole file.
+UNIT_CHUNKING = {TURN: "record", SESSION: "file", DOCUMENT: "record"}
+
+
+def is_unit_chunking(mode: str, unit: str) -> bool:
+    """Whether chunking ``mode`` makes every chunk one ``unit`` (a BEIR document is one
+    record and one file)."""
+    return mode == UNIT_CHUNKING[unit] or (unit == DOCUMENT and mode == "file")
 
 
 @dataclass(frozen=True)
@@ -57,6 +69,13 @@ class Protocol:
     exclude_abstention: bool = False
     drop_own_id: bool = False  # leave out a unit whose id is the query's id (BEIR)
     no_unit: str = "no relevant unit"  # why a question without relevant units is not scored
+    percent: bool = False  # the paper prints its measures as percentages
+
+    def with_measures(self, measures: tuple[str, ...]) -> Protocol:
+        """This protocol computing ``measures`` too and showing just them (``--measures``)."""
+        return replace(
+            self, measures=tuple(dict.fromkeys([*self.measures, *measures])), shown=measures
+        )
 
     @property
     def default_level(self) -> str:
@@ -83,6 +102,7 @@ PROTOCOLS: dict[str, Protocol] = {
             _ks("R", ks=(5, 10, 25, 50)),
             "all questions, every category, adversarial included",
             no_unit="no evidence turn (the upstream code scores an empty evidence list as 1)",
+            percent=True,
         ),
         Protocol(
             "longmemeval",

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from memlab.datasets import Dataset, parse_target
+from memlab.errors import ConfigError, unknown_name
 from memlab.eval.protocols.spec import SESSION, TURN, Protocol
 from memlab.store.records import FileRecords, Record, split_records
 
@@ -38,6 +39,9 @@ class UnitSpace:
     unit: str  # turn | session | document
     roles: tuple[str, ...] = ()  # the indexed speakers (empty: all)
     _records: dict[tuple[str, str], FileRecords] = field(default_factory=dict, repr=False)
+    _spans: dict[tuple[str, str, int, int], tuple[str, ...]] = field(
+        default_factory=dict, repr=False
+    )  # a chunk's units (chunks recur across queries and runs)
 
     def file_unit(self, group: str, path: str) -> str:
         return self.dataset.groups[group].origin_ids.get(path, path)
@@ -83,17 +87,37 @@ class UnitSpace:
     def unit_ranking(self, group: str, spans: Iterable[Span], drop: str | None = None) -> list[str]:
         """Units in the order their first chunk is ranked (``drop``: a unit left out)."""
         seen: dict[str, None] = {}
+        cache = self._spans
         for path, start, end in spans:
-            for unit in self.span_units(group, path, start, end):
+            key = (group, path, start, end)
+            units = cache.get(key)
+            if units is None:
+                units = cache[key] = tuple(self.span_units(group, path, start, end))
+            for unit in units:
                 if unit != drop:
                     seen.setdefault(unit, None)
         return list(seen)
 
 
-def unit_qrels(space: UnitSpace, protocol: Protocol) -> dict[str, dict[str, int]]:
+UPSTREAM, TURNS = "upstream", "turns"
+EVIDENCE_RULES = {
+    UPSTREAM: "every judged session (LongMemEval: every session in answer_session_ids)",
+    TURNS: "a session only if it holds an indexed evidence turn (memlab's former rule)",
+}
+
+
+def unit_qrels(
+    space: UnitSpace, protocol: Protocol, evidence: str = UPSTREAM
+) -> dict[str, dict[str, int]]:
     """``{query_id: {unit: grade}}`` at the space's unit (a unit's grade: the highest of
     the targets naming it), with the cross-level rules: a turn is evidence only in an
-    evidence session, a session only if it holds an indexed evidence turn."""
+    evidence session; at the session unit a question with no indexed evidence turn has
+    no evidence (the upstream evaluations skip it), and its sessions are evidence by the
+    ``evidence`` rule (``EVIDENCE_RULES``): ``upstream``, every judged session
+    (LongMemEval's ``answer_session_ids``), or ``turns``, only those holding an indexed
+    evidence turn."""
+    if evidence not in EVIDENCE_RULES:
+        raise ConfigError(unknown_name("evidence rule", evidence, EVIDENCE_RULES))
     ds = space.dataset
     levels = ds.qrels_by_level
     turn_level, session_level = protocol.level_of(TURN), protocol.level_of(SESSION)
@@ -109,6 +133,10 @@ def unit_qrels(space: UnitSpace, protocol: Protocol) -> dict[str, dict[str, int]
                 for t, g in levels[turn_level].get(q.query_id, {}).items()
                 if g > 0 and turns.target_units(q.group, t)
             }
+            if not sessions:
+                continue
+            if evidence == UPSTREAM:
+                sessions = None
         grades: dict[str, int] = {}
         for target, grade in levels[ds.level].get(q.query_id, {}).items():
             if sessions is not None and parse_target(target).path not in sessions:
