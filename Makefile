@@ -36,11 +36,16 @@ setup-browser:
 demo: setup
 	$(VENV)/bin/memlab demo
 
+# Two workers (pytest-xdist), a test file per worker at a time: files share their
+# fixtures. TEST_WORKERS=0 runs in this process (a debugger, -x).
+TEST_WORKERS ?= 2
+PYTEST := $(PY) -m pytest -q $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile)
+
 test: setup
-	$(PY) -m pytest -q
+	$(PYTEST)
 
 test-slow: setup
-	$(PY) -m pytest -q -m slow
+	$(PYTEST) -m slow
 
 # Every benchmark as one table (figure, memlab, anchor, ratio, goal, met): the
 # README's performance table. A few minutes; the load average is printed with it.
