@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from memlab.cli.args import comma_list, named_file
+from memlab.cli.args import comma_list, named_file, nonempty
 from memlab.cli.options import add_config_args, parse_assignments, read_config_file, resolve_config
 from memlab.cli.protocol import add_protocol_args, run_protocol_command, use_protocol_profile
 from memlab.cli.scheduler import add_scheduler_arg, scheduler_client
@@ -99,7 +99,9 @@ def register(sub: Any) -> None:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("dataset", help="dataset folder or a shipped dataset's name (agent-memory)")
+    p.add_argument(
+        "dataset", type=nonempty, help="dataset folder or a shipped dataset's name (agent-memory)"
+    )
     add_config_args(p, "search", "half_life_days=30, mmr.lambda=0.5")
     p.add_argument("--embedder", help="embedding provider (default: the dataset's shipped vectors)")
     p.add_argument("--level", help="judgement level (e.g. session or turn)")
