@@ -26,6 +26,7 @@ from memlab.config import (
     with_overrides,
 )
 from memlab.eval.measures import AGENT_MEASURES, DEFAULT_MEASURES
+from memlab.eval.metrics import check_measures
 from memlab.eval.runs import DEFAULT_RUNS
 from memlab.eval.significance import FAMILIES
 
@@ -253,6 +254,7 @@ def _run(args: argparse.Namespace, runs: Mapping[str, SearchConfig | Run | RunFi
     if getattr(args, "protocol", None):
         return run_protocol_command(args, _ranked(runs), selected_dataset(args), dream_config(args))
     measures = [m.strip() for m in args.measures.split(",") if m.strip()]
+    check_measures(measures)  # before the replay: a typo costs nothing
     with fewer_collections():
         return _evaluate(args, runs, measures)
 
