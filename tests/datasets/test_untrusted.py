@@ -83,7 +83,14 @@ def _qrels_is_fifo(ds: Path, out: Path) -> str:
     return "qrels.tsv"
 
 
+def _manifest_is_fifo(ds: Path, out: Path) -> str:
+    (ds / "manifest.json").unlink()
+    os.mkfifo(ds / "manifest.json")
+    return "manifest.json"
+
+
 HOSTILE = {
+    "manifest-is-fifo": _manifest_is_fifo,
     "fifo-in-memory": _fifo_in_memory,
     "device-in-memory": _device_in_memory,
     "memory-links-out": _memory_links_out,
@@ -204,6 +211,7 @@ def raised_within_a_minute(check: Callable[[Path], object], ds: Path) -> BaseExc
 
 
 REASONS = {
+    "manifest-is-fifo": "a FIFO (named pipe), not a regular file; not read",
     "fifo-in-memory": "a FIFO (named pipe), not a regular file; not read",
     "memory-links-out": "outside",
     "queries-links-out": "outside",

@@ -77,3 +77,18 @@ def test_the_digest_follows_every_write(pooled: Path) -> None:
     assert all(ds.qrels["q2"][c.target] == 0 for c in cands[1:])
     assert ds.query("q3").abstention and ds.query("x1").text == "added"
     assert read_grades(pooled / "qrels.tsv") == {"q2": dict(ds.qrels["q2"])}
+
+
+def test_a_killed_session_s_digest_says_to_judge_again(pooled: Path) -> None:
+    """Issue 27, lower item: a judge killed between the qrels append and the digest
+    update left "digest does not match" without a word about judging. The state is made
+    deterministically: a grade appended without the digest update."""
+    from memlab.errors import DatasetError
+
+    target = read_pool(pooled)["q2"][0].target
+    append_lines(pooled / "qrels.tsv", [f"q2\t0\t{target}\t1"])
+    with pytest.raises(DatasetError) as info:
+        load_dataset(pooled)
+    assert f"run `memlab judge {pooled.resolve()}` again" in str(info.value)
+    Journal.open(pooled, judge="a")  # what `memlab judge` does first
+    assert load_dataset(pooled).qrels["q2"][target] == 1
