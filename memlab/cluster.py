@@ -90,7 +90,7 @@ def connect(
                 processes=processes,
                 # a free port even without the dashboard: the scheduler's HTTP routes
                 # (health, metrics) would otherwise take 8787, another cluster's port
-                dashboard_address=":0",
+                dashboard_address="127.0.0.1:0",  # loopback, like everything memlab opens
                 scheduler_kwargs={"dashboard": dashboard},
                 host="127.0.0.1",
             )

@@ -115,3 +115,35 @@ def test_a_local_cluster_without_dashboard_takes_no_fixed_port(dask_client: Any)
     assert services and 8787 not in services.values()
     ticks = dask_client.run(lambda: dask.config.get("distributed.admin.tick.interval"))
     assert set(ticks.values()) == {"1s"}
+
+
+def test_every_socket_a_local_cluster_opens_listens_on_loopback() -> None:
+    """The finding: the dashboard listened on every interface (``:0``) and answered
+    without authentication. Checked on the cluster's own servers and on every listening
+    socket of this process and its children (scheduler, nannies, workers)."""
+    pytest.importorskip("distributed")
+    import psutil
+
+    from memlab.cluster import connect
+
+    client = connect("local:1", dashboard=True)
+    try:
+        scheduler = client.cluster.scheduler
+        hosts = {sock.getsockname()[0] for sock in scheduler.http_server._sockets.values()}
+        workers = client.run(
+            lambda dask_worker: [
+                s.getsockname()[0] for s in dask_worker.http_server._sockets.values()
+            ]
+        )
+        hosts |= {host for found in workers.values() for host in found}
+        me = psutil.Process()
+        listening = {
+            conn.laddr.ip
+            for proc in [me, *me.children(recursive=True)]
+            for conn in proc.net_connections(kind="inet")
+            if conn.status == psutil.CONN_LISTEN
+        }
+        assert client.dashboard_link.startswith("http://127.0.0.1:")
+    finally:
+        client.close()
+    assert hosts == {"127.0.0.1"} and listening == {"127.0.0.1"}

@@ -136,6 +136,8 @@ def workspace_name(value: str) -> str:
 
 
 def existing_dir(value: str) -> Path:
+    if not text(value).strip():  # Path("") is ".": never the folder meant
+        _fail("is empty; give an existing directory")
     p = path(value)
     if not p.is_dir():
         what = "is not a directory" if p.exists() else "does not exist"

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from memlab.cli.args import comma_list, named_file
+from memlab.cli.args import comma_list, named_file, nonempty
 from memlab.cli.options import add_config_args, parse_assignments, read_config_file, resolve_config
 from memlab.cli.protocol import add_protocol_args, run_protocol_command, use_protocol_profile
 from memlab.cli.scheduler import add_scheduler_arg, scheduler_client
@@ -26,6 +26,7 @@ from memlab.config import (
     with_overrides,
 )
 from memlab.eval.measures import AGENT_MEASURES, DEFAULT_MEASURES
+from memlab.eval.metrics import check_measures
 from memlab.eval.runs import DEFAULT_RUNS
 from memlab.eval.significance import FAMILIES
 
@@ -99,7 +100,9 @@ def register(sub: Any) -> None:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("dataset", help="dataset folder or a shipped dataset's name (agent-memory)")
+    p.add_argument(
+        "dataset", type=nonempty, help="dataset folder or a shipped dataset's name (agent-memory)"
+    )
     add_config_args(p, "search", "half_life_days=30, mmr.lambda=0.5")
     p.add_argument("--embedder", help="embedding provider (default: the dataset's shipped vectors)")
     p.add_argument("--level", help="judgement level (e.g. session or turn)")
@@ -251,6 +254,7 @@ def _run(args: argparse.Namespace, runs: Mapping[str, SearchConfig | Run | RunFi
     if getattr(args, "protocol", None):
         return run_protocol_command(args, _ranked(runs), selected_dataset(args), dream_config(args))
     measures = [m.strip() for m in args.measures.split(",") if m.strip()]
+    check_measures(measures)  # before the replay: a typo costs nothing
     with fewer_collections():
         return _evaluate(args, runs, measures)
 

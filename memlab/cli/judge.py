@@ -9,7 +9,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from memlab.cli.args import comma_list, integer
+from memlab.cli.args import comma_list, integer, nonempty
 
 RUNS_HELP = (
     "comma-separated runs: fts, hybrid, mmr, openclaw, rrf, basic-memory, ranker@profile, "
@@ -25,7 +25,9 @@ def register(sub: Any) -> None:
         "candidates of each run (returned hits first, then near misses), de-duplicated and "
         "in an order that does not reveal the ranker; merged into DATASET/pool.jsonl.",
     )
-    p.add_argument("dataset", help="the dataset folder (e.g. written by `dataset from-memory`)")
+    p.add_argument(
+        "dataset", type=nonempty, help="the dataset folder (e.g. written by `dataset from-memory`)"
+    )
     p.add_argument(
         "--runs",
         type=comma_list,
@@ -50,7 +52,7 @@ def register(sub: Any) -> None:
         "saved at once to DATASET/qrels.tsv (who and when in judgements.jsonl). Quit any "
         "time and run again to resume. --health reports Judged@k per run and agreement.",
     )
-    j.add_argument("dataset", help="the dataset folder")
+    j.add_argument("dataset", type=nonempty, help="the dataset folder")
     j.add_argument("--judge", help="your name in judgements.jsonl (default: the login name)")
     j.add_argument(
         "--qrels",

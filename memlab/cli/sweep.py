@@ -66,7 +66,7 @@ def register(sub: Any) -> None:
         epilog=epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("dataset", help="dataset folder (see `memlab dataset validate`)")
+    p.add_argument("dataset", type=nonempty, help="dataset folder (see `memlab dataset validate`)")
     p.add_argument(
         "--grid",
         required=True,

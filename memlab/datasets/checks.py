@@ -13,6 +13,7 @@ from memlab.datasets.problems import ValidationReport
 from memlab.datasets.reader import RawDataset
 from memlab.datasets.targets import parse_target
 from memlab.datasets.trec import parse_qrels
+from memlab.datasets.untrusted import MAX_TABLE_BYTES, read_optional
 
 
 def target_problem(target: str, group: GroupInfo, v2: bool = False) -> str | None:
@@ -135,8 +136,8 @@ def check_qrels(
     for level, name in raw.levels:
         judged: dict[str, dict[str, int]] = levels.setdefault(level, {})
         rows: dict[tuple[str, str, int], int] = {}
-        path = dataset_dir / name
-        if not path.is_file():
+        data = read_optional(dataset_dir / name, dataset_dir, MAX_TABLE_BYTES)
+        if data is None:
             report.add(
                 "missing_files",
                 name,
@@ -146,7 +147,7 @@ def check_qrels(
             )
             continue
         for line, qid, target, grade, column in parse_qrels(
-            decode_lines(path.read_bytes(), name, report), name, report
+            decode_lines(data, name, report), name, report
         ):
             nugget = _nugget(column, name, line, report) if v2 else 0
             if nugget is None:

@@ -26,6 +26,7 @@ from memlab.datasets.problems import Severity, ValidationReport
 from memlab.datasets.reader import RawDataset
 from memlab.datasets.scan import ScannedFile, count_lines, in_scope, scan_memory, workspace_dirs
 from memlab.datasets.targets import check_path
+from memlab.datasets.untrusted import dataset_subdir, read_memory_text
 from memlab.store.records import split_records
 from memlab.timefmt import format_iso
 
@@ -137,8 +138,8 @@ def load_groups(
     """The memory groups with their scanned in-scope files (each root scanned once)."""
     picked: dict[str, tuple[str, Any, str | None]] = {}  # gid -> (root_rel, as_of, workspace)
     for gid, root_rel, as_of, named in _roots(dataset_dir, raw, report):
-        root = dataset_dir / root_rel
-        if not root.is_dir():
+        root = dataset_subdir(dataset_dir / root_rel, dataset_dir)  # refused if it leads out
+        if root is None:
             what = f"memory root of group '{gid}' is missing"
             report.add("missing_files", root_rel, None, what, f"create {root_rel}/ (SPEC §1)")
             continue
@@ -148,7 +149,7 @@ def load_groups(
     scanned: dict[str, dict[str, ScannedFile]] = {}
     for root_rel in dict.fromkeys(r for r, _, _ in picked.values()):
         workspaces = [ws for r, _, ws in picked.values() if r == root_rel]
-        scanned[root_rel] = scan_memory(dataset_dir / root_rel, root_rel, workspaces, report)
+        scanned[root_rel] = scan_memory(dataset_dir, root_rel, workspaces, report)
     return {
         gid: GroupInfo(
             gid,
@@ -229,7 +230,7 @@ def check_record_ids(groups: dict[str, GroupInfo], report: ValidationReport) -> 
         for rel, ids in sorted(group.record_ids.items()):
             if rel not in group.files:
                 continue
-            text = (group.root / rel).read_text(encoding="utf-8", errors="replace")
+            text = read_memory_text(group.root, group.root_rel, rel)
             found = len(split_records(text).records)
             shown = f"{group.root_rel}/{rel}"
             if found != len(ids):

@@ -29,10 +29,12 @@ def decode_lines(data: bytes, rel: str, report: ValidationReport) -> list[tuple[
     return out
 
 
-def read_jsonl(path: Path, rel: str, report: ValidationReport) -> list[tuple[int, dict[str, Any]]]:
+def parse_jsonl(
+    data: bytes, rel: str, report: ValidationReport
+) -> list[tuple[int, dict[str, Any]]]:
     """(line number, object) for every non-blank line; anything else becomes a problem."""
     records: list[tuple[int, dict[str, Any]]] = []
-    for number, text in decode_lines(path.read_bytes(), rel, report):
+    for number, text in decode_lines(data, rel, report):
         if not text.strip():
             continue
         try:

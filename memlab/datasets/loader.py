@@ -8,7 +8,7 @@ from memlab.datasets.checks import Levels, NuggetLevels, check_qrels, check_quer
 from memlab.datasets.facts import check_facts, check_markers
 from memlab.datasets.groups import GroupInfo, check_files, check_record_ids, load_groups
 from memlab.datasets.locate import resolve_dataset
-from memlab.datasets.model import MANIFEST, Dataset, MemoryGroup, Query
+from memlab.datasets.model import JUDGEMENTS, MANIFEST, POOL, Dataset, MemoryGroup, Query
 from memlab.datasets.options import check_options
 from memlab.datasets.problems import ValidationReport
 from memlab.datasets.reader import RawDataset, read_raw
@@ -47,12 +47,19 @@ def _inspect(path: Path) -> tuple[Dataset | None, ValidationReport]:
     }
     digest = compute_digest(path, [g.root_rel for g in groups.values()], known)
     if raw.manifest.get("digest") != digest:
+        judged = (path / JUDGEMENTS).is_file() or (path / POOL).is_file()
+        resume = (
+            f"if a `memlab judge` session was interrupted, run `memlab judge {path}` again "
+            "(it brings the digest up to date); otherwise, "
+            if judged
+            else ""
+        )
         report.add(
             "digest_mismatch",
             MANIFEST,
             None,
             f"digest {raw.manifest.get('digest')} does not match the files ({digest})",
-            f"if the change is intended, run `memlab dataset digest {path} --write`",
+            f"{resume}if the change is intended, run `memlab dataset digest {path} --write`",
         )
     report.stats = _stats(groups, queries, levels, raw.version)
     if report.errors:

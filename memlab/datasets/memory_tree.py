@@ -22,6 +22,7 @@ from pathlib import Path, PurePosixPath
 
 from memlab.config import IndexConfig
 from memlab.errors import MemoryRootError
+from memlab.safefs import printable_name, utf8_name
 from memlab.store.files import FileText, read_memory_file
 from memlab.store.layout import MEMORY_FILE, SESSIONS_DIR, MemoryLayout
 
@@ -60,11 +61,15 @@ def safe_id(name: str) -> str:
     return cleaned or "x"
 
 
+NOT_UTF8 = "the name is not UTF-8 (index, search and Dream skip it too); rename it"
+NOT_UTF8_DIR = "folder name not UTF-8: nothing in it is read (nor indexed); rename it"
+
+
 def _plain_dirs(folder: Path) -> list[str]:
     return sorted(
         e.name
         for e in os.scandir(folder)
-        if e.is_dir(follow_symlinks=False) and not e.name.startswith(".")
+        if e.is_dir(follow_symlinks=False) and not e.name.startswith(".") and utf8_name(e.name)
     )
 
 
@@ -125,6 +130,8 @@ def _candidates(memory: FoundMemory, skipped: list[tuple[str, str]]) -> list[tup
             out.append((entry.name, ""))
         elif entry.is_symlink() and entry.is_dir():
             skipped.append((entry.name, "symbolic link to a directory: not followed"))
+        elif entry.is_dir() and not utf8_name(entry.name):
+            skipped.append((printable_name(entry.name), NOT_UTF8_DIR))
     for ws in memory.workspaces:
         for dirpath, dirnames, filenames in os.walk(memory.root / ws, followlinks=False):
             base = Path(dirpath)
@@ -147,6 +154,9 @@ def memory_files(memory: FoundMemory, max_bytes: int | None = None) -> TreeFiles
     cap = max_bytes or IndexConfig().max_file_bytes
     found = TreeFiles()
     for rel, ws in _candidates(memory, found.skipped):
+        if not utf8_name(rel):
+            found.skipped.append((printable_name(rel), NOT_UTF8))
+            continue
         if any(ch.isspace() for ch in rel):
             found.skipped.append((rel, "the path holds whitespace, which judgements cannot name"))
             continue

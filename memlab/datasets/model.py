@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from memlab.datasets.untrusted import MAX_MEMORY_FILE_BYTES, read_dataset_file
 from memlab.errors import DatasetError, unknown_name
 from memlab.store.layout import MemoryLayout
 
@@ -53,16 +54,21 @@ class Event:
     nbytes: int | None = None
     end: bool = False
     line: int = 0
+    within: Path | None = None  # the dataset folder ``source`` must stay in
 
     @property
     def order(self) -> tuple[float, int, str]:
         return (self.at, self.line, self.path)
 
     def data(self) -> bytes:
-        """The bytes this event writes or appends (nothing for a delete)."""
+        """The bytes this event writes or appends (nothing for a delete); ``source`` is
+        read as untrusted input inside ``within`` (``memlab.datasets.untrusted``)."""
         if self.source is None:
             return b""
-        data = self.source.read_bytes()
+        if self.within is None:
+            data = self.source.read_bytes()
+        else:
+            data = read_dataset_file(self.source, self.within, MAX_MEMORY_FILE_BYTES)
         return data if self.nbytes is None else data[: self.nbytes]
 
 

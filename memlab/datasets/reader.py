@@ -24,7 +24,7 @@ from memlab.datasets.fields import (
     check_fields,
     check_record,
 )
-from memlab.datasets.jsonl import read_jsonl
+from memlab.datasets.jsonl import parse_jsonl
 from memlab.datasets.model import (
     DEFAULT_LEVEL,
     FACTS,
@@ -35,6 +35,7 @@ from memlab.datasets.model import (
     QUERIES,
 )
 from memlab.datasets.problems import ValidationReport
+from memlab.datasets.untrusted import MAX_TABLE_BYTES, read_optional
 
 QRELS_FILE_RE = re.compile(r"qrels[A-Za-z0-9._-]*\.tsv")
 V2_ONLY = {MANIFEST: ("timeline",), "group": ("root",)}
@@ -56,14 +57,14 @@ class RawDataset:
 
 
 def read_manifest(dataset_dir: Path, report: ValidationReport) -> RawDataset | None:
-    path = dataset_dir / MANIFEST
-    if not path.is_file():
+    data = read_optional(dataset_dir / MANIFEST, dataset_dir, MAX_TABLE_BYTES)
+    if data is None:
         report.add(
             "missing_files", MANIFEST, None, "no manifest.json", "create it (see memlab.datasets)"
         )
         return None
     try:
-        obj = json.loads(path.read_bytes().decode("utf-8"))
+        obj = json.loads(data.decode("utf-8"))
     except UnicodeDecodeError:
         report.add("bad_utf8", MANIFEST, None, "not UTF-8", "save the file as UTF-8")
         return None
@@ -189,11 +190,11 @@ def read_records(
     what: str,
     report: ValidationReport,
 ) -> list[Record] | None:
-    path = dataset_dir / name
-    if not path.is_file():
+    data = read_optional(dataset_dir / name, dataset_dir, MAX_TABLE_BYTES)
+    if data is None:
         return None
     out = []
-    for line, obj in read_jsonl(path, name, report):
+    for line, obj in parse_jsonl(data, name, report):
         record = check_record(obj, spec, name, line, report, what)
         if record is not None:
             out.append(record)
@@ -201,7 +202,8 @@ def read_records(
 
 
 def read_raw(dataset_dir: Path, report: ValidationReport) -> RawDataset | None:
-    """Manifest, files.jsonl and queries.jsonl, field-checked; None without a usable manifest."""
+    """Manifest, files.jsonl and queries.jsonl, field-checked; None without a usable manifest.
+    Every read stays inside ``dataset_dir`` (``memlab.datasets.untrusted``)."""
     raw = read_manifest(dataset_dir, report)
     if raw is None:
         return None

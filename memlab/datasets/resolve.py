@@ -20,6 +20,7 @@ from typing import Protocol
 
 from memlab.datasets.model import Dataset, FactText, MemoryGroup
 from memlab.datasets.targets import FACT_MARKER_RE, Target, parse_target
+from memlab.datasets.untrusted import read_memory_text
 from memlab.errors import DatasetError, unknown_name
 from memlab.store.chunker import chunk_markdown
 
@@ -58,7 +59,7 @@ def chunk_group(
     layout = group.layout
     records: list[ChunkRecord] = []
     for rel in sorted(group.created_at):
-        text = layout.abs(rel).read_text(encoding="utf-8")
+        text = read_memory_text(group.root, group.root_rel, rel)
         source = layout.classify_source(rel)
         for i, chunk in enumerate(chunk_markdown(text, max_bytes, overlap_chars)):
             records.append(

@@ -20,6 +20,13 @@ from memlab.datasets.model import (
 )
 from memlab.datasets.problems import ValidationReport
 from memlab.datasets.targets import FACT_MARKER_RE
+from memlab.datasets.untrusted import (
+    MAX_MEMORY_FILE_BYTES,
+    MAX_TABLE_BYTES,
+    dataset_file_exists,
+    dataset_subdir,
+    read_dataset_file,
+)
 
 
 @dataclass
@@ -73,10 +80,12 @@ def in_scope(rel: str, workspace: str | None) -> bool:
 
 
 def scan_memory(
-    root: Path, root_rel: str, workspaces: Sequence[str | None], report: ValidationReport
+    dataset_dir: Path, root_rel: str, workspaces: Sequence[str | None], report: ValidationReport
 ) -> dict[str, ScannedFile]:
-    """The Markdown files of a memory root that an index of one of ``workspaces`` reads
-    (the groups sharing the root); everything else is reported."""
+    """The Markdown files of the memory root ``root_rel`` that an index of one of
+    ``workspaces`` reads (the groups sharing the root); everything else is reported.
+    Every file is read inside ``dataset_dir`` (``untrusted``)."""
+    root = dataset_dir / root_rel
     files: dict[str, ScannedFile] = {}
     for rel, is_link in _walk(root):
         shown = f"{root_rel}/{rel}"
@@ -106,15 +115,19 @@ def scan_memory(
                 "warning",
             )
             continue
-        scanned = _scan_file(os.path.join(root, rel), rel, shown, report)
+        scanned = _scan_file(root / rel, dataset_dir, rel, shown, report)
         if scanned is not None:
             files[rel] = scanned
     return files
 
 
-def _scan_file(path: str, rel: str, shown: str, report: ValidationReport) -> ScannedFile | None:
-    with open(path, "rb") as fh:
-        data = fh.read()
+def _scan_file(
+    path: Path, dataset_dir: Path, rel: str, shown: str, report: ValidationReport
+) -> ScannedFile | None:
+    try:
+        data = read_dataset_file(path, dataset_dir, MAX_MEMORY_FILE_BYTES)
+    except FileNotFoundError:
+        return None  # removed since it was listed
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -129,9 +142,11 @@ def _scan_file(path: str, rel: str, shown: str, report: ValidationReport) -> Sca
 
 
 def manifest_roots(dataset_dir: Path) -> list[str]:
-    """The ``root`` of every group the manifest names (format 2), best effort."""
+    """The ``root`` of every group the manifest names (format 2), best effort (a manifest
+    memlab will not read is still refused)."""
     try:
-        manifest = json.loads((dataset_dir / MANIFEST).read_text(encoding="utf-8"))
+        data = read_dataset_file(dataset_dir / MANIFEST, dataset_dir, MAX_TABLE_BYTES)
+        manifest = json.loads(data.decode("utf-8"))
         groups = manifest.get("groups") or []
         return [g["root"] for g in groups if isinstance(g.get("root"), str)]
     except (OSError, ValueError, AttributeError, TypeError):
@@ -160,40 +175,55 @@ def digest_listing(
     ``manifest.json``, ``README.md``, ``vectors/`` and anything else (an
     ``index.sqlite`` or ``.dream-lock`` left by a run does not change the digest).
     """
+    ordered = covered_paths(dataset_dir, roots)
+    known = known or {}
+    return [(p, known.get(p) or _sha256(dataset_dir, p)) for p in ordered]
+
+
+def covered_paths(dataset_dir: Path, roots: Iterable[str] | None = None) -> list[str]:
+    """The dataset-relative paths the digest covers (``digest_listing``), sorted; a
+    memory root or ``versions/`` leading out of the dataset is refused (``untrusted``)."""
     paths: list[str] = []
     found = [MEMORY_DIR]
-    groups = dataset_dir / GROUPS_DIR
-    if groups.is_dir():
+    groups = dataset_subdir(dataset_dir / GROUPS_DIR, dataset_dir)
+    if groups is not None:
         found += [
-            f"{GROUPS_DIR}/{d.name}/{MEMORY_DIR}" for d in sorted(groups.iterdir()) if d.is_dir()
+            f"{GROUPS_DIR}/{d.name}/{MEMORY_DIR}"
+            for d in sorted(groups.iterdir())
+            if d.is_dir() and not d.is_symlink()
         ]
     extra = manifest_roots(dataset_dir) if roots is None else list(roots)
     found += [r for r in extra if _safe_root(r)]
     covered: set[str] = set()
     for root_rel in dict.fromkeys(PurePosixPath(r).as_posix() for r in found):
-        root = dataset_dir / root_rel
-        if root.is_dir():
+        root = dataset_subdir(dataset_dir / root_rel, dataset_dir)
+        if root is not None:
             for rel, link in _walk(root):
                 if rel.endswith(".md") and not link:
                     covered.add(f"{root_rel}/{rel}")
-    versions = dataset_dir / VERSIONS_DIR
-    if versions.is_dir():
+    versions = dataset_subdir(dataset_dir / VERSIONS_DIR, dataset_dir)
+    if versions is not None:
         covered |= {f"{VERSIONS_DIR}/{rel}" for rel, link in _walk(versions) if not link}
     paths = sorted(covered)
     for entry in sorted(dataset_dir.iterdir()) if dataset_dir.is_dir() else []:
         name = entry.name
-        if entry.is_file() and (
-            name in (FILES, QUERIES, FACTS) or (name.startswith("qrels") and name.endswith(".tsv"))
-        ):
-            paths.append(name)
-    ordered = sorted(paths, key=lambda p: p.encode("utf-8"))
-    known = known or {}
-    return [(p, known.get(p) or _sha256(os.path.join(dataset_dir, p))) for p in ordered]
+        if name in (FILES, QUERIES, FACTS) or (name.startswith("qrels") and name.endswith(".tsv")):
+            paths.append(name)  # whatever it is: refused when read unless a regular file
+    return sorted(paths, key=lambda p: p.encode("utf-8"))
 
 
-def _sha256(path: str) -> str:
-    with open(path, "rb") as fh:
-        return hashlib.sha256(fh.read()).hexdigest()
+def check_dataset_files(dataset_dir: Path) -> None:
+    """Refuse (``DatasetFileRefused``, one line) a dataset whose manifest or covered files
+    are not regular files inside it, reading none of the covered files (a cheap check
+    before handing the dataset to a notebook)."""
+    for rel in [MANIFEST, *covered_paths(dataset_dir)]:
+        dataset_file_exists(dataset_dir / rel, dataset_dir)
+
+
+def _sha256(dataset_dir: Path, rel: str) -> str:
+    top = "/" not in rel
+    cap = MAX_TABLE_BYTES if top else MAX_MEMORY_FILE_BYTES
+    return hashlib.sha256(read_dataset_file(dataset_dir / rel, dataset_dir, cap)).hexdigest()
 
 
 def digest_of(listing: Iterable[tuple[str, str]]) -> str:
@@ -218,4 +248,8 @@ def workspace_dirs(root: Path) -> list[str]:
     """Top-level, non-hidden directories of a memory root (each is a workspace)."""
     if not root.is_dir():
         return []
-    return sorted(e.name for e in root.iterdir() if e.is_dir() and not e.name.startswith("."))
+    return sorted(
+        e.name
+        for e in root.iterdir()
+        if e.is_dir() and not e.is_symlink() and not e.name.startswith(".")
+    )

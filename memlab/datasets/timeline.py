@@ -12,6 +12,7 @@ version each path ever has, used to check fact texts and line spans.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path, PurePosixPath
 
 from memlab.datasets.fields import Record
@@ -21,6 +22,13 @@ from memlab.datasets.problems import ValidationReport
 from memlab.datasets.reader import RawDataset
 from memlab.datasets.scan import in_scope
 from memlab.datasets.targets import FACT_MARKER_RE, check_path
+from memlab.datasets.untrusted import (
+    MAX_MEMORY_FILE_BYTES,
+    dataset_file_exists,
+    folder_of,
+    read_dataset_file,
+    read_optional,
+)
 from memlab.store.layout import SESSIONS_DIR
 
 ACTIONS = ("bytes", "content", "append", "delete")
@@ -62,7 +70,9 @@ def build_events(
                 fix = f'add {{"path": "{rel}", "at": ...}} to files.jsonl'
                 shown = f"{group.root_rel}/{rel}"
                 report.add("unlisted_files", shown, None, "not written by any event", fix)
-            found[gid].append(Event(group.as_of, rel, "write", group.root / rel))
+            found[gid].append(
+                Event(group.as_of, rel, "write", group.root / rel, within=dataset_dir)
+            )
         group.events = mark_session_ends(sorted(found[gid], key=lambda e: e.order))
         for e in group.events:
             if e.action != "delete":
@@ -123,17 +133,19 @@ def _event(
         if source is None:
             return None
         kind = "write" if action == "content" else "append"
-        return Event(at, path, kind, source, end=end, line=line)
+        return Event(at, path, kind, source, end=end, line=line, within=dataset_dir)
     tree = targets[0].root / path
-    if not tree.is_file():
+    if not dataset_file_exists(tree, dataset_dir):
         what = f"no {targets[0].root_rel}/{path}: a write takes its content from the memory tree"
         fix = "add the file's final content to the tree, or write it with 'content'"
         report.add("missing_files", FILES, line, what, fix)
         return None
     nbytes = rec.get("bytes")
-    if nbytes is not None and not _prefix_ok(tree, nbytes, line, report):
+    if nbytes is not None and not _prefix_ok(
+        read_dataset_file(tree, dataset_dir, MAX_MEMORY_FILE_BYTES), nbytes, line, report
+    ):
         return None
-    return Event(at, path, "write", tree, nbytes, end, line)
+    return Event(at, path, "write", tree, nbytes, end, line, dataset_dir)
 
 
 def _versions_file(
@@ -144,11 +156,12 @@ def _versions_file(
         report.add("bad_fields", FILES, line, problem, "store other contents under versions/")
         return None
     path = dataset_dir / str(rel)
-    if not path.is_file():
+    data = read_optional(path, dataset_dir, MAX_MEMORY_FILE_BYTES)
+    if data is None:
         report.add("missing_files", FILES, line, f"versions file '{rel}' is missing", "add it")
         return None
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         report.add("bad_utf8", str(rel), None, "not UTF-8", "save the file as UTF-8")
         return None
@@ -158,8 +171,7 @@ def _versions_file(
     return path
 
 
-def _prefix_ok(tree: Path, nbytes: int, line: int, report: ValidationReport) -> bool:
-    data = tree.read_bytes()
+def _prefix_ok(data: bytes, nbytes: int, line: int, report: ValidationReport) -> bool:
     if not 0 <= nbytes <= len(data):
         what = f"bytes {nbytes} is outside 0..{len(data)} (the size of the tree's file)"
         report.add("bad_events", FILES, line, what, "give a prefix length within the file")
@@ -198,8 +210,9 @@ def _check_prefixes(
 def v1_events(group: GroupInfo) -> tuple[Event, ...]:
     """Format 1: each file is written once, at its ``created_at`` (order: time, then path)."""
     ordered = sorted(group.created_at, key=lambda p: (group.created_at[p], p))
+    folder = folder_of(group.root, group.root_rel)
     return mark_session_ends(
-        [Event(group.created_at[p], p, "write", group.root / p) for p in ordered]
+        [Event(group.created_at[p], p, "write", group.root / p, within=folder) for p in ordered]
     )
 
 
@@ -212,6 +225,5 @@ def mark_session_ends(events: list[Event]) -> tuple[Event, ...]:
             last[e.path] = i
     marked = set(last.values())
     return tuple(
-        Event(e.at, e.path, e.action, e.source, e.nbytes, True, e.line) if i in marked else e
-        for i, e in enumerate(events)
+        dataclasses.replace(e, end=True) if i in marked else e for i, e in enumerate(events)
     )

@@ -280,6 +280,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.child:
         child_loop(Path(args.child[0]), Path(args.child[1]), args.child[2])
         return 0
+    if args.workdir is not None and not Path(args.workdir).is_dir():
+        what = "is not a directory" if Path(args.workdir).exists() else "does not exist"
+        print(
+            f"{parser.prog}: error: --workdir {args.workdir} {what}; give an existing "
+            "directory (or leave it out for a temporary one)",
+            file=sys.stderr,
+        )
+        return 2
     import tempfile
 
     with tempfile.TemporaryDirectory(dir=args.workdir) as tmp:

@@ -32,6 +32,7 @@ from memlab.datasets.folder import manifest_text
 from memlab.datasets.jsonl import dumps
 from memlab.datasets.model import JUDGEMENTS, MANIFEST, QRELS, QUERIES
 from memlab.datasets.scan import digest_listing, digest_of
+from memlab.datasets.untrusted import MAX_TABLE_BYTES, read_dataset_file
 from memlab.errors import DatasetError
 from memlab.judging.files import append_lines, check_regular, repair_tail
 from memlab.safefs import write_atomic
@@ -203,10 +204,11 @@ class Journal:
         if full or self._listing is None:
             self._listing = dict(digest_listing(self.dataset_dir))
         elif changed is not None:
-            data = (self.dataset_dir / changed).read_bytes()
+            data = read_dataset_file(self.dataset_dir / changed, self.dataset_dir, MAX_TABLE_BYTES)
             self._listing[changed] = hashlib.sha256(data).hexdigest()
         manifest_path = self.dataset_dir / MANIFEST
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        raw = read_dataset_file(manifest_path, self.dataset_dir, MAX_TABLE_BYTES)
+        manifest = json.loads(raw.decode("utf-8"))
         digest = digest_of(self._listing.items())
         if manifest.get("digest") == digest:
             return False

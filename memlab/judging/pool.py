@@ -36,6 +36,7 @@ from typing import Any
 from memlab.datasets import Dataset, load_dataset, span_target
 from memlab.datasets.jsonl import dumps
 from memlab.datasets.model import POOL, POOL_SETTINGS
+from memlab.datasets.untrusted import MAX_TABLE_BYTES, read_optional
 from memlab.errors import DatasetError
 from memlab.eval.memory import Memory
 from memlab.eval.prepare import Prepared, prepare_dataset
@@ -136,9 +137,11 @@ def read_pool(dataset_dir: str | Path) -> dict[str, list[Candidate]]:
     """The pool on disk (query id -> candidates in blind order); empty without one."""
     path = Path(dataset_dir) / POOL
     out: dict[str, list[Candidate]] = {}
-    if not path.is_file():
+    data = read_optional(path, dataset_dir, MAX_TABLE_BYTES)  # untrusted, like the dataset
+    if data is None:
         return out
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    text = data.decode("utf-8")
+    for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
@@ -153,10 +156,11 @@ def read_pool(dataset_dir: str | Path) -> dict[str, list[Candidate]]:
 
 def read_settings(dataset_dir: str | Path) -> PoolSettings | None:
     path = Path(dataset_dir) / POOL_SETTINGS
-    if not path.is_file():
+    raw = read_optional(path, dataset_dir, MAX_TABLE_BYTES)  # untrusted, like the dataset
+    if raw is None:
         return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(raw.decode("utf-8"))
         return PoolSettings(
             tuple(data["runs"]),
             int(data["depth"]),

@@ -19,6 +19,7 @@ parameter). ``out_dir`` and ``dataset`` are set by the runner (``--out``,
 from __future__ import annotations
 
 import ast
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -158,8 +159,21 @@ def parse_assignments(items: Sequence[str]) -> list[Assignment]:
             value = yaml.safe_load(text) if text.strip() else ""
         except (yaml.YAMLError, RecursionError) as exc:
             raise ReportError(f"--param {key}: cannot read value {text!r} ({exc})") from None
+        check_acyclic(value, f"--param {key}")
         out.append(Assignment(canonical(notebook) if notebook else None, name, value))
     return out
+
+
+def check_acyclic(value: Any, where: str) -> None:
+    """A YAML alias may make a value contain itself (``&a [*a]``): no notebook can take
+    it (papermill writes parameters as JSON), so it is refused here in one line."""
+    try:
+        json.dumps(value, default=str)
+    except (ValueError, RecursionError):
+        raise ReportError(
+            f"{where}: the value contains itself (a YAML alias such as &a [*a]); "
+            "write the value out in full"
+        ) from None
 
 
 def file_assignments(path: Path, notebooks: Iterable[str]) -> list[Assignment]:
@@ -176,6 +190,7 @@ def file_assignments(path: Path, notebooks: Iterable[str]) -> list[Assignment]:
     out = []
     for key, value in data.items():
         key = str(key)
+        check_acyclic(value, f"parameters file {path}: {key}")
         if canonical(key) in names and isinstance(value, dict):
             out += [Assignment(canonical(key), str(k), v) for k, v in value.items()]
         else:

@@ -29,6 +29,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import replace
 from pathlib import Path
 
+from memlab.datasets.scan import check_dataset_files
 from memlab.errors import ReportError
 from memlab.report import baseline as bl
 from memlab.report.execute import Failure, check_kernel, run_notebook
@@ -62,6 +63,8 @@ def plan(options: ReportOptions) -> list[Job]:
     )
     bound = bind(notebooks, [*from_file, *parse_assignments(options.params)])
     datasets = [resolve_dataset(d) for d in _split(options.datasets)]
+    for path in datasets:
+        check_dataset_files(path)  # a FIFO or an outside link: refused here, not in a kernel
     if datasets and not any(nb.takes_dataset for nb in notebooks):
         names = ", ".join(nb.name for nb in notebooks)
         raise ReportError(f"--datasets given, but no selected notebook takes a dataset ({names})")

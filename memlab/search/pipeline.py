@@ -95,9 +95,11 @@ def search(
         keywords=cfg.keywords,
     )
     stale = report.stale_reason() if report is not None else None
-    if stale is not None:
-        candidates.degraded = True
-        candidates.reasons.append(stale)
+    unvectored = report.vector_reason() if report is not None and cfg.vectors else None
+    for reason in (stale, unvectored):
+        if reason is not None:
+            candidates.degraded = True
+            candidates.reasons.append(reason)
     ranked = None
     if trace or not applies(cfg):
         ranked = rank_batch(build_batch([candidates]), cfg, now)

@@ -14,13 +14,21 @@ disagrees with FTS5's tokenizers in ways that silently return nothing:
   (``东京``, ``Go``, ``JS``).
 
 With ``keywords = "index"`` a query is split into words at every character that
-is not a letter, mark, number or ``_`` (NFC first), filtered as c0 filters (≥ 2
-bytes, stop words, all-numeric, first occurrence), and each word is read by the
-index's own tokenizer through a temporary FTS5 table: a word that yields
-several terms is searched as a phrase (as c0's quoted ``my_function`` is). For
+is not a letter, mark, number or ``_`` (NFC; see below for the other forms),
+filtered as c0 filters (≥ 2 bytes, stop words, all-numeric, first occurrence),
+and each word is read by the index's own tokenizer through a temporary FTS5
+table: a word that yields several terms is searched as a phrase (as c0's
+quoted ``my_function`` is). For
 trigram indexes, words of 3 or more characters are matched as substrings and
 shorter ones by a ``LIKE`` fallback on the chunk text (ASCII case-insensitive;
-such rows rank after every FTS match, ``candidates.LIKE_RANK``).
+such rows rank after every FTS match, ``candidates.LIKE_RANK``); the trigram
+tokenizer compares code points (and unicode61 does not compose Hangul jamo), so
+each word is searched in its NFC form, as typed and in its NFD form (``école``
+typed with a combining accent finds the NFC text, and NFC finds NFD text).
+
+In both modes, a query left with no keyword at all while raw FTS5 would search
+some of its terms (``c#``, ``C++``, ``Ⅻ``: shorter than 2 bytes or all numeric
+under c0's rules) is marked *degraded* with the reason (``dropped_terms``).
 
 With c0's keywords (the default) nothing changes in the results; the result is
 marked *degraded* with a reason when the index would read the query differently.
@@ -45,7 +53,7 @@ class KeywordPlan:
 
     match: str | None
     like: list[str] = field(default_factory=list)
-    misses: list[str] = field(default_factory=list)  # reasons (c0 keywords only)
+    misses: list[str] = field(default_factory=list)  # reasons the search may miss
 
 
 def printable_query(query: str) -> str:
@@ -61,17 +69,7 @@ def _word_char(ch: str) -> bool:
 
 def query_words(query: str) -> list[str]:
     """NFC words: maximal runs of letters, marks, numbers and ``_``."""
-    words: list[str] = []
-    current: list[str] = []
-    for ch in unicodedata.normalize("NFC", query):
-        if _word_char(ch):
-            current.append(ch)
-        elif current:
-            words.append("".join(current))
-            current = []
-    if current:
-        words.append("".join(current))
-    return words
+    return _words_as_typed(unicodedata.normalize("NFC", query))
 
 
 def keep_word(word: str) -> bool:
@@ -117,18 +115,77 @@ def _phrases(db: Any, clause: str, words: list[str]) -> list[str]:
 
 
 def plan_keywords(db: Any, tokenizer: str, query: str, mode: str) -> KeywordPlan:
-    """The keywords of ``query`` for an index built with ``tokenizer``."""
+    """The keywords of ``query`` for an index built with ``tokenizer``; a query left with
+    nothing to search that raw FTS5 would still search is marked (``dropped_terms``)."""
     if mode == "c0":
         keywords = extract_keywords(query)
-        misses = c0_misses(db, tokenizer, query, keywords)
-        return KeywordPlan(match_expression(keywords), misses=misses)
-    words = _unique([w for w in query_words(query) if keep_word(w)])
+        plan = KeywordPlan(
+            match_expression(keywords), misses=c0_misses(db, tokenizer, query, keywords)
+        )
+    else:
+        plan = _index_plan(db, tokenizer, query)
+    if plan.match is None and not plan.like:
+        plan.misses += dropped_terms(db, tokenizer, query)
+    return plan
+
+
+def _index_plan(db: Any, tokenizer: str, query: str) -> KeywordPlan:
+    """Words as typed, NFC and NFD: the text may be stored in either form, and neither
+    trigram nor unicode61 (Hangul jamo, scripts it does not fold) normalises."""
     clause = _TOKENIZE.get(tokenizer)
+    forms = [unicodedata.normalize("NFC", query), query, unicodedata.normalize("NFD", query)]
+    words = _unique([w for q in forms for w in _words_as_typed(q) if keep_word(w)])
     if clause is None:  # trigram: substrings; short words by LIKE
         long = [w for w in words if len(w) >= TRIGRAM_MIN_CHARS]
         short = [w for w in words if len(w) < TRIGRAM_MIN_CHARS]
         return KeywordPlan(match_expression(long), like=short)
     return KeywordPlan(match_expression(_phrases(db, clause, words)))
+
+
+def dropped_terms(db: Any, tokenizer: str, query: str) -> list[str]:
+    """Why a query with no keyword left may still miss what the index holds: raw FTS5
+    would search terms c0's rules drop (shorter than 2 bytes, all numeric: ``c#``,
+    ``C++``, ``Ⅻ``, ``2024``) and finds them. Stop words are dropped on purpose and not
+    reported."""
+    if tokenizer == "trigram":  # a quoted MATCH: substrings of 3 or more characters
+        pieces = [p for p in query.split() if len(p) >= TRIGRAM_MIN_CHARS]
+    else:
+        pieces = tokenizer_terms(db, "unicode61", [query])[0] if query.strip() else []
+    terms = _unique([p for p in pieces if p.lower() not in STOP_WORDS])
+    if not terms or not _raw_match(db, query):
+        return []
+    return [
+        f"no keywords survive extraction ({', '.join(terms)}: shorter than 2 bytes or all "
+        "numeric), so nothing was searched by text; raw FTS5 finds the query in the index"
+    ]
+
+
+def _raw_match(db: Any, query: str) -> bool:
+    """Does raw FTS5 find ``query`` (one quoted string) in the index? (False if it
+    cannot read it.)"""
+    quoted = '"' + query.replace('"', '""') + '"'
+    try:
+        row = db.execute(
+            "SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1", (quoted,)
+        ).fetchone()
+    except Exception:  # a string raw FTS5 rejects matches nothing
+        return False
+    return row is not None
+
+
+def _words_as_typed(query: str) -> list[str]:
+    """``query_words`` without normalising: runs of letters, marks, numbers and ``_``."""
+    words: list[str] = []
+    current: list[str] = []
+    for ch in query:
+        if _word_char(ch):
+            current.append(ch)
+        elif current:
+            words.append("".join(current))
+            current = []
+    if current:
+        words.append("".join(current))
+    return words
 
 
 def c0_misses(db: Any, tokenizer: str, query: str, keywords: list[str] | None = None) -> list[str]:

@@ -8,8 +8,11 @@ is gone) before the query runs, then every chunk without a vector is embedded
 in batches of 32 (a failed batch is skipped with a warning). As in c0, a chunk
 whose batch failed waits for the next sync that runs, i.e. the next change;
 the memlab option ``watcher.retry_missing_vectors`` syncs whenever vectors are
-missing, so they are retried at the next search. ``build`` and ``replay``
-(explicit indexing) always embed what is missing.
+missing, so they are retried at the next search. Every sync with an embedder
+counts the chunks still without a vector (one query), so that a killed sync's
+missing vectors are found by any later process: a hybrid search is *degraded*
+with the reason while any remain (``SyncReport.vector_reason``). ``build`` and
+``replay`` (explicit indexing) always embed what is missing.
 """
 
 from __future__ import annotations
@@ -47,6 +50,17 @@ class SyncReport:
     embed_failures: list[str] = field(default_factory=list)
     pending: int = 0  # dirty paths left for later when the claim was lost
     holder: str = ""  # the claim's value ("<pid>:<unix secs>") when it was lost
+    missing_vectors: int = 0  # chunks still without a vector after the sync (embedder set)
+
+    def vector_reason(self) -> str | None:
+        """Why a hybrid search after this sync scores some chunks by text alone, or None."""
+        if not self.missing_vectors:
+            return None
+        return (
+            f"missing vectors: {self.missing_vectors} chunk(s) have no vector (an interrupted "
+            "sync or a failed embedding batch) and are scored by text alone; `memlab index` "
+            "embeds them, or watcher.retry_missing_vectors at the next search"
+        )
 
     def stale_reason(self) -> str | None:
         """Why a search after this sync may answer from a stale index, or None."""
@@ -193,8 +207,18 @@ class MemoryStore:
 
         ``reclaim_dead`` (default: ``watcher.reclaim_dead_claims``) takes a claim whose
         holder is a dead process on this machine at once."""
-        force = self.retry_missing_vectors and self._vectors_pending
-        return self._sync(now, force=force, reclaim_dead=reclaim_dead)
+        missing = self._count_missing()
+        force = self.retry_missing_vectors and (self._vectors_pending or missing > 0)
+        report = self._sync(now, force=force, reclaim_dead=reclaim_dead)
+        report.missing_vectors = self._count_missing() if report.ran else missing
+        return report
+
+    def _count_missing(self) -> int:
+        """Chunks without a vector (0 without an embedder or a usable vector table): a
+        killed sync leaves some that no later sync notices unless something changes."""
+        if self.embedder is None or not vectors.usable(self.index):
+            return 0
+        return vectors.count_without_vectors(self.index)
 
     def _sync(
         self, now: float | None, *, force: bool, reclaim_dead: bool | None = None

@@ -98,6 +98,12 @@ def reconcile(index: MemoryIndex) -> int:
     return len(stale)
 
 
+def count_without_vectors(index: MemoryIndex) -> int:
+    """How many chunks have no vector (one query; no text read)."""
+    sql = f"SELECT count(*) FROM chunks WHERE id NOT IN (SELECT chunk_id FROM {TABLE})"
+    return int(index.db.execute(sql).fetchone()[0])
+
+
 def chunks_without_vectors(index: MemoryIndex) -> list[tuple[str, str, str]]:
     """(chunk_id, hash, text) of every chunk that has no vector yet, in rowid order."""
     have = {r[0] for r in index.db.execute(f"SELECT chunk_id FROM {TABLE}")}

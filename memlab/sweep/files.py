@@ -4,15 +4,18 @@ The CSV is keyed by ``config_hash``: rerunning a sweep into the same folder skip
 every configuration already in it, so an interrupted sweep resumes where it
 stopped. ``sweep.json`` records what the numbers depend on (dataset digest,
 embedder, index configuration, base configuration, measures, split); a folder
-made with different settings is refused rather than mixed (DESIGN invariant 6).
-Files are replaced atomically, so an interruption never leaves half a file.
+made with different settings is refused rather than mixed (DESIGN invariant 6), and
+so is a ``sweep.csv`` without its ``sweep.json``. The manifest is written before the
+results, each file atomically and fsynced, so an interruption (even SIGKILL) never
+leaves half a file nor results without the settings that made them; the temporary
+files it may leave are removed by the next run.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import tempfile
+import secrets
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -22,6 +25,7 @@ import pandas as pd
 from memlab import __version__
 from memlab.config import config_hash, to_dict
 from memlab.errors import ConfigError
+from memlab.safefs import fsync_dir
 
 RESULTS_FILE = "sweep.csv"
 MANIFEST_FILE = "sweep.json"
@@ -63,17 +67,30 @@ def _jsonable(value: Any) -> Any:
 
 
 def load_results(out: Path, manifest: Mapping[str, Any]) -> pd.DataFrame:
-    """Rows already in ``out`` (empty if none); refuses a folder made with other settings."""
+    """Rows already in ``out`` (empty if none); refuses a folder made with other settings
+    and a ``sweep.csv`` without its ``sweep.json`` (nothing says what made its rows).
+    Temporary files a killed run left behind are removed first."""
+    remove_stale_temps(out)
     csv, meta = out / RESULTS_FILE, out / MANIFEST_FILE
     if not csv.is_file():
         return pd.DataFrame()
-    if meta.is_file():
-        diffs = incompatibilities(json.loads(meta.read_text(encoding="utf-8")), manifest)
-        if diffs:
-            raise ConfigError(
-                f"{out} holds a sweep with other settings ({'; '.join(diffs)}); "
-                "use another --out folder or delete it"
-            )
+    if not meta.is_file():
+        raise ConfigError(
+            f"{csv} has no {MANIFEST_FILE} beside it, so nothing says which settings made "
+            f"its rows; use another --out folder, or delete {csv} to start again"
+        )
+    try:
+        old = json.loads(meta.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ConfigError(
+            f"{meta} cannot be read ({exc}); use another --out folder or delete the folder"
+        ) from None
+    diffs = incompatibilities(old if isinstance(old, dict) else {}, manifest)
+    if diffs:
+        raise ConfigError(
+            f"{out} holds a sweep with other settings ({'; '.join(diffs)}); "
+            "use another --out folder or delete it"
+        )
     return read_results(out)
 
 
@@ -87,19 +104,46 @@ def read_results(out: str | Path) -> pd.DataFrame:
 
 
 def save_results(out: Path, table: pd.DataFrame, manifest: Mapping[str, Any]) -> None:
-    """Write ``sweep.csv`` and ``sweep.json`` atomically (temporary file + rename)."""
+    """Write ``sweep.json``, then ``sweep.csv``, each atomically (temporary file, fsync,
+    rename, fsync of the folder): a results file is never on disk before the manifest
+    that describes it, and a kill leaves the old or the new file, never a mix."""
     out.mkdir(parents=True, exist_ok=True)
-    _atomic_write(out / RESULTS_FILE, table.to_csv(index=False))
     text = json.dumps(manifest, indent=2, sort_keys=True, allow_nan=False, default=str) + "\n"
     _atomic_write(out / MANIFEST_FILE, text)
+    _atomic_write(out / RESULTS_FILE, table.to_csv(index=False))
+
+
+def _temp_prefix(name: str) -> str:
+    return f".{name}.tmp-"
+
+
+def remove_stale_temps(out: Path) -> list[str]:
+    """Delete the temporary files of an interrupted ``save_results`` in ``out`` (regular
+    files only); returns their names."""
+    removed: list[str] = []
+    if not out.is_dir():
+        return removed
+    prefixes = tuple(_temp_prefix(n) for n in (RESULTS_FILE, MANIFEST_FILE))
+    for entry in os.scandir(out):
+        if entry.name.startswith(prefixes) and entry.is_file(follow_symlinks=False):
+            Path(entry.path).unlink(missing_ok=True)
+            removed.append(entry.name)
+    return sorted(removed)
 
 
 def _atomic_write(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    """Temp file beside ``path`` (mode from the umask, like every other file memlab
+    writes), fsynced, renamed over ``path``; the folder fsynced after the rename."""
+    tmp = path.with_name(f"{_temp_prefix(path.name)}{os.getpid()}-{secrets.token_hex(4)}")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     try:
+        fd = os.open(tmp, flags, 0o666)
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
             fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
+    fsync_dir(path.parent)

@@ -185,3 +185,22 @@ def test_a_queries_file_that_is_a_fifo_is_refused(team_memory: Path, tmp_path: P
     os.mkfifo(fifo)
     with pytest.raises(DatasetError, match=f"queries file {fifo}: a FIFO"):
         dataset_from_memory(team_memory, tmp_path / "ds", queries=fifo)
+
+
+def test_names_that_are_not_utf8_are_skipped_with_a_reason(tmp_path: Path) -> None:
+    """Issue 27, lower item: one non-UTF-8 file or folder name aborted the whole import
+    with a message naming no file, leaving a half-written DEST."""
+    root = tmp_path / "memory"
+    sessions = root / SHOP / "sessions"
+    sessions.mkdir(parents=True)
+    (root / "MEMORY.md").write_text("# Prefs\n\nAlways run pytest with -q.\n")
+    (sessions / "2026-03-01-ok-aaaa1111.md").write_text("# OK\n\nA good note.\n")
+    bad_file = os.fsencode(sessions) + b"/2026-03-02-caf\xe9-bbbb2222.md"
+    with open(bad_file, "wb") as fh:
+        fh.write(b"# Bad\n\nA note with a Latin-1 name.\n")
+    os.mkdir(os.fsencode(root) + b"/caf\xe9-folder")
+    result = dataset_from_memory(root, tmp_path / "ds")
+    reasons = dict(result.skipped)
+    assert "not UTF-8" in reasons[f"{SHOP}/sessions/2026-03-02-caf\\xe9-bbbb2222.md"]
+    assert "not UTF-8" in reasons["caf\\xe9-folder"]
+    assert result.files == 2 and validate_dataset(tmp_path / "ds").ok

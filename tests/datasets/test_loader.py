@@ -245,7 +245,9 @@ def test_loading_reads_each_memory_file_once(
     expected = compute_digest(path)
     reread: list[str] = []
     sha256 = scan._sha256
-    monkeypatch.setattr(scan, "_sha256", lambda p: reread.append(p) or sha256(p))
+    monkeypatch.setattr(
+        scan, "_sha256", lambda d, rel: reread.append(str(d / rel)) or sha256(d, rel)
+    )
     ds = load_dataset(path)
     assert ds.digest == expected and not validate_dataset(path).problems
     roots = tuple(f"{g.root}/" for g in ds.groups.values())

@@ -94,3 +94,22 @@ def test_a_torn_session_record_is_ignored(tmp_path: Path) -> None:
     result = CampaignResult("t")
     inspect_kill(workspace, journal, initial, result)
     assert (result.damaged, result.facts_lost, result.sessions_lost) == (0, 0, 0)
+
+
+def test_a_missing_workdir_is_one_line_exit_2(tmp_path: Path) -> None:
+    """Issue 27, lower item: ``--workdir MISSING`` gave a traceback."""
+    import subprocess
+    import sys
+
+    for bad in (tmp_path / "missing", tmp_path / "file"):
+        if bad.name == "file":
+            bad.write_text("x")
+        proc = subprocess.run(
+            [sys.executable, "-m", "memlab.dream.crash", "--workdir", str(bad), "--kills", "1"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        lines = proc.stderr.strip().splitlines()
+        assert proc.returncode == 2 and len(lines) == 1 and "Traceback" not in proc.stderr
+        assert "--workdir" in lines[0] and str(bad) in lines[0]

@@ -283,3 +283,38 @@ def test_hash_embedder_properties() -> None:
             ["database migration", "database migrations", "chocolate cake recipe", ""]
         ),
     )
+
+
+def _drop_one_vector(store: MemoryStore) -> str:
+    """The state a killed sync leaves, made deterministically: one chunk's vector row gone."""
+    [(chunk_id,)] = store.index.db.execute("SELECT id FROM chunks ORDER BY rowid LIMIT 1")
+    with store.index.transaction():
+        store.index.db.execute("DELETE FROM chunks_vec WHERE chunk_id = ?", (chunk_id,))
+    return str(chunk_id)
+
+
+def test_a_missing_vector_is_flagged_then_back_filled(
+    tmp_path: Path, open_store: Callable[..., MemoryStore]
+) -> None:
+    """Issue 27, item 4: a chunk left without a vector by a killed sync. A later process
+    (a new store) finds it at its first search: degraded with the reason (c0 embeds only
+    after a change), and with ``watcher.retry_missing_vectors`` embedded then."""
+    root = _many_notes(tmp_path / "many", n=5)
+    backdate(root)  # not re-read as racy by the later stores
+    index = tmp_path / "index.sqlite"
+    first = open_store(root, embedder=HashEmbedder(16), index_path=index)
+    first.build(now=T0)
+    dropped = _drop_one_vector(first)
+    first.close()  # (closing twice at teardown is harmless)
+    c0 = open_store(root, embedder=HashEmbedder(16), index_path=index)
+    result = search(c0, "note number", None, T0, record_access=False)
+    assert result.degraded and any("1 chunk(s) have no vector" in r for r in result.reasons)
+    assert vectors.count(c0.index) == 4  # c0's results: nothing embedded without a change
+    text_only = search(c0, "note number", SearchConfig(vectors=False), T0, record_access=False)
+    assert not any("no vector" in r for r in text_only.reasons)  # no vectors asked for
+    c0.close()
+    watcher = WatcherConfig(retry_missing_vectors=True)
+    retried = open_store(root, embedder=HashEmbedder(16), watcher=watcher, index_path=index)
+    result = search(retried, "note number", None, T0, record_access=False)
+    assert result.sync is not None and result.sync.embedded == 1 and not result.degraded
+    assert vectors.with_vectors(retried.index, [dropped]) == {dropped}

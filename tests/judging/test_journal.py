@@ -77,3 +77,37 @@ def test_the_digest_follows_every_write(pooled: Path) -> None:
     assert all(ds.qrels["q2"][c.target] == 0 for c in cands[1:])
     assert ds.query("q3").abstention and ds.query("x1").text == "added"
     assert read_grades(pooled / "qrels.tsv") == {"q2": dict(ds.qrels["q2"])}
+
+
+def test_a_killed_session_s_digest_says_to_judge_again(pooled: Path) -> None:
+    """Issue 27, lower item: a judge killed between the qrels append and the digest
+    update left "digest does not match" without a word about judging. The state is made
+    deterministically: a grade appended without the digest update."""
+    from memlab.errors import DatasetError
+
+    target = read_pool(pooled)["q2"][0].target
+    append_lines(pooled / "qrels.tsv", [f"q2\t0\t{target}\t1"])
+    with pytest.raises(DatasetError) as info:
+        load_dataset(pooled)
+    assert f"run `memlab judge {pooled.resolve()}` again" in str(info.value)
+    Journal.open(pooled, judge="a")  # what `memlab judge` does first
+    assert load_dataset(pooled).qrels["q2"][target] == 1
+
+
+def test_pool_files_are_read_as_untrusted_input(pooled: Path, tmp_path: Path) -> None:
+    """pool.jsonl and pool.json come with a downloaded dataset too: a link out of the
+    folder or a FIFO is refused in one line, nothing read."""
+    from memlab.datasets.untrusted import DatasetFileRefused
+    from memlab.judging.pool import read_settings
+
+    secret = tmp_path / "secret.jsonl"
+    secret.write_text('{"query_id": "q", "target": "the password is hunter2"}\n')
+    (pooled / "pool.jsonl").unlink()
+    os.symlink(secret, pooled / "pool.jsonl")
+    (pooled / "pool.json").unlink()
+    os.mkfifo(pooled / "pool.json")
+    for read, name in ((read_pool, "pool.jsonl"), (read_settings, "pool.json")):
+        with pytest.raises(DatasetFileRefused) as info:
+            read(pooled)
+        assert "\n" not in str(info.value) and name in str(info.value)
+        assert "hunter2" not in str(info.value)

@@ -84,10 +84,12 @@ def check_hostile(store: MemoryStore, query: str, counts: Counter[str]) -> None:
         assert all(h.chunk_id in ids and math.isfinite(h.score) for h in result.hits)
         assert all(0.0 <= h.score <= 1.0 for h in result.hits)
         assert result.degraded == bool(result.reasons)
+        dropped = [r for r in result.reasons if r.startswith("no keywords survive extraction")]
+        reasons = [r for r in result.reasons if r not in dropped]  # c0's rules drop every word
         if mode == "index":
-            assert not result.degraded, result.reasons
+            assert not reasons, result.reasons
         else:
-            assert all("search.keywords='index'" in r for r in result.reasons), result.reasons
+            assert all("search.keywords='index'" in r for r in reasons), result.reasons
             counts["c0 degraded"] += result.degraded
 
 

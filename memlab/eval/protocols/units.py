@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from memlab.datasets import Dataset, parse_target
+from memlab.datasets.untrusted import read_memory_text
 from memlab.errors import ConfigError, unknown_name
 from memlab.eval.protocols.spec import SESSION, TURN, Protocol
 from memlab.store.records import FileRecords, Record, split_records
@@ -49,8 +50,11 @@ class UnitSpace:
     def records(self, group: str, path: str) -> FileRecords:
         key = (group, path)
         if key not in self._records:
-            file = self.dataset.groups[group].root / path
-            text = file.read_text(encoding="utf-8") if file.is_file() else ""
+            g = self.dataset.groups[group]
+            try:
+                text = read_memory_text(g.root, g.root_rel, path)
+            except FileNotFoundError:
+                text = ""
             self._records[key] = split_records(text)
         return self._records[key]
 

@@ -1,0 +1,101 @@
+"""Reading a dataset's files as untrusted input (a dataset is often someone else's).
+
+Every file memlab reads from a dataset folder — ``manifest.json``, the JSON
+Lines and TSV tables, every memory file, every ``versions/`` file — goes
+through ``read_dataset_file``, i.e. ``memlab.safefs.read_bytes`` with the
+dataset folder as the root: every component of the path resolved inside the
+folder, regular files only (a FIFO would block, ``/dev/zero`` never ends),
+``O_NOFOLLOW`` and the opened inode compared with the checked one, and a size
+cap. Memory roots are resolved inside the folder too (``dataset_subdir``), so a
+``memory/`` that is a link to a folder elsewhere is refused before anything
+under it is listed.
+
+A refusal is a ``DatasetFileRefused``: a ``DatasetError`` of one line naming the
+file and why, raised at once (nothing else is read; the CLI exits 2).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path, PurePosixPath
+
+from memlab.errors import DatasetError
+from memlab.safefs import MiB, Refused, kind_of, read_bytes, resolve_inside
+
+MAX_MEMORY_FILE_BYTES = 64 * MiB  # a memory or versions/ file larger than this is refused
+MAX_TABLE_BYTES = 256 * MiB  # manifest.json, *.jsonl, qrels*.tsv
+
+_FIX = "memlab reads only regular files inside the dataset folder; replace or remove it"
+
+
+class DatasetFileRefused(DatasetError):
+    """A dataset file memlab will not read; the message is one line."""
+
+
+def _refused(exc: Refused) -> DatasetFileRefused:
+    return DatasetFileRefused(f"dataset file {exc} — {_FIX}")
+
+
+def read_dataset_file(path: str | Path, dataset_dir: str | Path, max_bytes: int) -> bytes:
+    """The bytes of ``path``, a regular file inside ``dataset_dir`` (resolved here).
+
+    ``FileNotFoundError`` if it does not exist; ``DatasetFileRefused`` for anything
+    memlab will not read."""
+    try:
+        return read_bytes(path, root=dataset_dir, max_bytes=max_bytes).data
+    except Refused as exc:
+        raise _refused(exc) from None
+
+
+def read_optional(path: str | Path, dataset_dir: str | Path, max_bytes: int) -> bytes | None:
+    """``read_dataset_file``, or None if the file does not exist."""
+    try:
+        return read_dataset_file(path, dataset_dir, max_bytes)
+    except FileNotFoundError:
+        return None
+
+
+def dataset_file_exists(path: str | Path, dataset_dir: str | Path) -> bool:
+    """Is ``path`` a regular file inside ``dataset_dir``? False if it does not exist;
+    ``DatasetFileRefused`` if it leads outside or is not a regular file (nothing read)."""
+    try:
+        resolved = resolve_inside(path, dataset_dir)
+    except Refused as exc:
+        raise _refused(exc) from None
+    try:
+        mode = os.lstat(resolved).st_mode
+    except FileNotFoundError:
+        return False
+    if not stat.S_ISREG(mode):
+        raise _refused(Refused(path, f"{kind_of(mode)}, not a regular file; not read"))
+    return True
+
+
+def dataset_subdir(path: str | Path, dataset_dir: str | Path) -> Path | None:
+    """``path`` if it is a directory inside ``dataset_dir`` (both resolved); None if it does
+    not exist; ``DatasetFileRefused`` if it leads outside or is something else."""
+    try:
+        resolved = resolve_inside(path, dataset_dir)
+    except Refused as exc:
+        raise _refused(exc) from None
+    try:
+        mode = os.stat(resolved).st_mode
+    except FileNotFoundError:
+        return None
+    if not stat.S_ISDIR(mode):
+        kind = "a regular file" if stat.S_ISREG(mode) else kind_of(mode)
+        raise _refused(Refused(path, f"{kind}, not a directory; not read"))
+    return Path(path)
+
+
+def folder_of(root: Path, root_rel: str) -> Path:
+    """The dataset folder of a memory root ``root`` = ``<folder>/<root_rel>``."""
+    depth = len(PurePosixPath(root_rel).parts)
+    return root.parents[depth - 1] if depth else root
+
+
+def read_memory_text(root: Path, root_rel: str, rel: str) -> str:
+    """A memory file of a loaded dataset's group as text (undecodable bytes replaced)."""
+    data = read_dataset_file(root / rel, folder_of(root, root_rel), MAX_MEMORY_FILE_BYTES)
+    return data.decode("utf-8", errors="replace")
