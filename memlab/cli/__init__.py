@@ -18,42 +18,21 @@ import sys
 from collections.abc import Sequence
 
 from memlab.cli.args import MemlabParser
+from memlab.cli.commands import COMMANDS
 from memlab.errors import MemlabError
 from memlab.search import degraded
 
 EXIT_BAD_INPUT = 2
 EXIT_BUG = 70  # EX_SOFTWARE
 
-COMMAND_MODULES = (
-    "memlab.cli.engine",
-    "memlab.cli.evaluate",
-    "memlab.cli.agents",
-    "memlab.cli.dataset",
-    "memlab.cli.judge",
-    "memlab.cli.sweep",
-    "memlab.cli.config",
-    "memlab.cli.dream",
-    "memlab.cli.report",
-)
-
-
-# the commands each module registers: a command line naming one imports only its module
-COMMANDS = {
-    **dict.fromkeys(("index", "search", "embedders", "demo"), "memlab.cli.engine"),
-    **dict.fromkeys(("eval", "compare", "warmup"), "memlab.cli.evaluate"),
-    "agents": "memlab.cli.agents",
-    "dataset": "memlab.cli.dataset",
-    **dict.fromkeys(("pool", "judge"), "memlab.cli.judge"),
-    "sweep": "memlab.cli.sweep",
-    "config": "memlab.cli.config",
-    "dream": "memlab.cli.dream",
-    **dict.fromkeys(("report", "lab", "init"), "memlab.cli.report"),
-}
+COMMAND_MODULES = tuple(dict.fromkeys(c.module for c in COMMANDS.values()))
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
-    """The parser of every command, or — given a command line that names one — of that
-    command's module only (its imports are all the command pays for)."""
+    """The parser of every command, or — given a command line — of the command it names
+    only (that module's imports are all the command pays for). A command line naming no
+    known command (``memlab --help``, a typo) gets the commands' summaries from
+    ``memlab.cli.commands`` alone, importing no command module."""
     parser = MemlabParser(
         prog="memlab",
         description="Evaluation workbench for the memory systems of AI coding agents.",
@@ -61,9 +40,14 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="show debug logging")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    named = COMMANDS.get(named_command(argv)) if argv is not None else None
-    for name in (named,) if named else COMMAND_MODULES:
-        importlib.import_module(name).register(sub)
+    if argv is None:
+        for module in COMMAND_MODULES:
+            importlib.import_module(module).register(sub)
+    elif (named := COMMANDS.get(named_command(argv))) is not None:
+        importlib.import_module(named.module).register(sub)
+    else:
+        for name, command in COMMANDS.items():
+            sub.add_parser(name, help=command.summary)
     return parser
 
 

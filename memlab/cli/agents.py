@@ -27,6 +27,7 @@ from memlab.agents.spawn import Resolution
 from memlab.agents.types import OVERRIDE_FIELDS, overrides_from_assignments
 from memlab.agents.workspace import AgentWorkspace, load_workspace, resolve_agent
 from memlab.cli.args import existing_dir
+from memlab.cli.commands import summary
 from memlab.errors import ConfigError
 
 EXIT_ABORT = 1
@@ -35,7 +36,7 @@ EXIT_ABORT = 1
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "agents",
-        help="sub-agent configuration: discovery and the field-wise cascade",
+        help=summary("agents"),
         description="Sub-agent configuration resolution (SPEC §8).",
     )
     sub = parser.add_subparsers(dest="agents_command", metavar="ACTION")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from memlab.cli.commands import summary
 from memlab.cli.options import add_config_args
 from memlab.config import CHUNKING_MODES, TOKENIZERS
 
@@ -12,7 +13,7 @@ from memlab.config import CHUNKING_MODES, TOKENIZERS
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "config",
-        help="export a configuration as memlab YAML, Grok TOML and OpenClaw JSON",
+        help=summary("config"),
         description="Configurations: `memlab config export --out DIR` writes the "
         "configuration the options give (profile, --config, --set, index options) as "
         "config.yaml (memlab's, for --config and --runs NAME=FILE), grok-settings.toml "

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from memlab.cli.args import existing_dir, existing_file, integer, iso_time, time_value
+from memlab.cli.commands import summary
 from memlab.datasets import compute_digest, load_dataset, update_digest, validate_dataset
 from memlab.datasets.importers import IMPORTERS, ImportOptions, import_dataset
 from memlab.datasets.importers.longmemeval import FUTURE_POLICIES
@@ -18,7 +19,7 @@ from memlab.timefmt import format_iso
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "dataset",
-        help="validate, inspect, import and generate evaluation datasets",
+        help=summary("dataset"),
         description="Work with memlab datasets (format: see `pydoc memlab.datasets`).",
     )
     sub = parser.add_subparsers(dest="dataset_command", metavar="SUBCOMMAND")

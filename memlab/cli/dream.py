@@ -10,6 +10,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from memlab.cli.args import existing_file, integer, number, time_value, workspace_name
+from memlab.cli.commands import summary
 from memlab.cli.dream_run import add_run_args, run_config
 from memlab.cli.dream_run import cmd_run as run_command
 from memlab.cli.options import (
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 
 
 def register(sub: Any) -> None:
-    dream = sub.add_parser("dream", help="Dream consolidation: gates, one run, capacity simulator")
+    dream = sub.add_parser("dream", help=summary("dream"))
     dsub = dream.add_subparsers(dest="dream_command", metavar="ACTION")
     dsub.required = True
 

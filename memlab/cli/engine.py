@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from memlab.cli.args import integer, number, time_value, workspace_name
+from memlab.cli.commands import summary
 from memlab.cli.options import add_config_args, resolve_config
 from memlab.config import CREATED_AT_RULES, KEYWORD_MODES, MAX_RESULTS, MemlabConfig
 from memlab.search.explain import format_result
@@ -16,7 +17,7 @@ from memlab.timefmt import parse_time
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("index", help="index a memory root (sync every changed file)")
+    p = sub.add_parser("index", help=summary("index"))
     p.add_argument("root", help="memory root (holds MEMORY.md and workspace directories)")
     _store_args(p)
     p.add_argument("--rebuild", action="store_true", help="delete the index and build it anew")
@@ -26,7 +27,7 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print a JSON summary")
     p.set_defaults(func=cmd_index)
 
-    s = sub.add_parser("search", help="search a memory root (sync-on-search first)")
+    s = sub.add_parser("search", help=summary("search"))
     s.add_argument("root")
     s.add_argument("query")
     _store_args(s)
@@ -42,11 +43,11 @@ def register(sub: Any) -> None:
     )
     s.set_defaults(func=cmd_search)
 
-    e = sub.add_parser("embedders", help="list embedding providers and whether each works here")
+    e = sub.add_parser("embedders", help=summary("embedders"))
     e.add_argument("--json", action="store_true")
     e.set_defaults(func=cmd_embedders)
 
-    d = sub.add_parser("demo", help="index the small shipped memory and show searches with traces")
+    d = sub.add_parser("demo", help=summary("demo"))
     d.add_argument("--out", help="directory to copy the demo memory into (default: a temp dir)")
     d.set_defaults(func=cmd_demo)
 

@@ -9,7 +9,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+<<<<<<< HEAD
 from memlab.cli.args import comma_list, named_file, nonempty
+=======
+from memlab.cli.args import comma_list, named_file
+from memlab.cli.commands import summary
+>>>>>>> i30-bench
 from memlab.cli.options import add_config_args, parse_assignments, read_config_file, resolve_config
 from memlab.cli.protocol import add_protocol_args, run_protocol_command, use_protocol_profile
 from memlab.cli.scheduler import add_scheduler_arg, scheduler_client
@@ -41,12 +46,12 @@ DREAM = "dream."  # --set dream.min_hours=24: the Dream settings of the replay
 
 
 def register(sub: Any) -> None:
-    e = sub.add_parser("eval", help="evaluate one configuration on a labelled dataset")
+    e = sub.add_parser("eval", help=summary("eval"))
     _common(e)
     add_scheduler_arg(e)
     e.set_defaults(func=cmd_eval)
 
-    c = sub.add_parser("compare", help="compare rankers (fts, hybrid, mmr, peers) with statistics")
+    c = sub.add_parser("compare", help=summary("compare"))
     _common(c)
     c.add_argument(
         "--runs",
@@ -94,7 +99,7 @@ def register(sub: Any) -> None:
 
     w = sub.add_parser(
         "warmup",
-        help="compile ranx's metrics and the Dream simulator once (persistent numba cache)",
+        help=summary("warmup"),
     )
     w.set_defaults(func=cmd_warmup)
 

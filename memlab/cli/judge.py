@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from memlab.cli.args import comma_list, integer, nonempty
+from memlab.cli.commands import summary
 
 RUNS_HELP = (
     "comma-separated runs: fts, hybrid, mmr, openclaw, rrf, basic-memory, ranker@profile, "
@@ -20,7 +21,7 @@ RUNS_HELP = (
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "pool",
-        help="pool the candidates to judge: the top k of several rankers, blind to which",
+        help=summary("pool"),
         description="For every query, at its own time, take the union of the first DEPTH "
         "candidates of each run (returned hits first, then near misses), de-duplicated and "
         "in an order that does not reveal the ranker; merged into DATASET/pool.jsonl.",
@@ -47,7 +48,7 @@ def register(sub: Any) -> None:
 
     j = sub.add_parser(
         "judge",
-        help="judge pooled candidates in the terminal (0/1/2, skip, abstention); resumable",
+        help=summary("judge"),
         description="One candidate at a time, its query terms highlighted; every grade is "
         "saved at once to DATASET/qrels.tsv (who and when in judgements.jsonl). Quit any "
         "time and run again to resume. --health reports Judged@k per run and agreement.",

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from memlab.cli.args import existing_dir, existing_file, integer, nonempty, number
+from memlab.cli.commands import summary
 from memlab.report.execute import DEFAULT_KERNEL
 
 DEFAULT_LAB_DIR = "memlab-lab"  # memlab lab's working copy, in the current folder
@@ -29,7 +30,7 @@ DEFAULT_LAB_DIR = "memlab-lab"  # memlab lab's working copy, in the current fold
 def register(sub: Any) -> None:
     r = sub.add_parser(
         "report",
-        help="run notebooks with papermill as a regression report against a baseline",
+        help=summary("report"),
         description="Run report notebooks (default: regression on the shipped dataset).",
     )
     r.add_argument(
@@ -106,7 +107,7 @@ def register(sub: Any) -> None:
 
     lab = sub.add_parser(
         "lab",
-        help="open JupyterLab on a working copy of the notebooks, with the memlab kernel",
+        help=summary("lab"),
         description="JupyterLab on DIR/notebooks (laid out by `memlab init DIR` on first use), "
         "never on the notebooks memlab ships. Arguments memlab does not know go to "
         "JupyterLab (e.g. --allow-root, --ServerApp.ip=0.0.0.0).",
@@ -126,7 +127,7 @@ def register(sub: Any) -> None:
 
     init = sub.add_parser(
         "init",
-        help="copy the notebooks, the shipped dataset (with vectors) and the baseline into DIR",
+        help=summary("init"),
     )
     init.add_argument("dir", type=Path, help="the folder to lay out (created if missing)")
     init.add_argument("--force", action="store_true", help="overwrite files already there")

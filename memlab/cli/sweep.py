@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from memlab.cli.args import integer, nonempty, number, text
+from memlab.cli.commands import summary
 from memlab.cli.evaluate import add_memory_options, base_config, prepared_from
 from memlab.cli.options import add_config_args
 from memlab.cli.scheduler import add_scheduler_arg, scheduler_client
@@ -60,7 +61,7 @@ def grid_arg(value: str) -> Path:
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "sweep",
-        help="sweep search configurations (half-life, source weights, λ, …) on a dataset",
+        help=summary("sweep"),
         description="Score every configuration of a grid on a labelled dataset: candidates "
         "are gathered once, then each configuration is rescored by the scoring core.",
         epilog=epilog(),
