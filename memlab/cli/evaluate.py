@@ -9,12 +9,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-<<<<<<< HEAD
 from memlab.cli.args import comma_list, named_file, nonempty
-=======
-from memlab.cli.args import comma_list, named_file
 from memlab.cli.commands import summary
->>>>>>> i30-bench
 from memlab.cli.options import add_config_args, parse_assignments, read_config_file, resolve_config
 from memlab.cli.protocol import add_protocol_args, run_protocol_command, use_protocol_profile
 from memlab.cli.scheduler import add_scheduler_arg, scheduler_client
