@@ -110,6 +110,10 @@ def sweep_rows() -> list[Row]:
     return rows  # fmt: skip
 
 
+def _spread(t: dict[str, float]) -> str:
+    return f"{t['cpu_s']:.2f} s ({t['cpu_min_s']:.2f}–{t['cpu_max_s']:.2f})"
+
+
 def startup_rows() -> list[Row]:
     first = bench_first_metric.measure()
     cli = bench_cli.measure()
@@ -118,10 +122,11 @@ def startup_rows() -> list[Row]:
     return [
         Row("first metric in a fresh process (warm caches)", f"{m:.2f} s",
             f"{r:.2f} s ranx (warm)", f"{m / r:.2f}×", "≤ 2 s", m <= 2.0),
-        Row("`memlab --help`", f"{cli['help_s']:.2f} s", f"{cli['python_s']:.2f} s bare python",
-            "—", "< 1 s", cli["help_s"] < 1.0),
-        Row("`memlab search` (indexed)", f"{cli['search_s']:.2f} s", "—", "—", "< 1 s",
-            cli["search_s"] < 1.0),
+        Row("`memlab --help`, CPU, no .pyc files (median of 5)",
+            _spread(cli["help_no_pyc"]), f"{cli['python']['cpu_s']:.2f} s bare python",
+            "—", "≤ 0.5 s CPU", cli["help_no_pyc"]["cpu_s"] <= 0.5),
+        Row("`memlab search` (indexed), CPU (median of 5)", _spread(cli["search"]), "—", "—",
+            "< 1 s", cli["search"]["cpu_s"] < 1.0),
     ]  # fmt: skip
 
 
