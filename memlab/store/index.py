@@ -142,6 +142,7 @@ class MemoryIndex:
         self._pending: list[tuple[Any, ...]] | None = None  # new chunk rows, inserted later
         self._pending_files: list[tuple[Any, ...]] | None = None  # file records, written later
         self._tokenizer: str | None = None
+        self._access_changes = 0  # this connection's row changes that only recorded access
 
     @classmethod
     def open(
@@ -179,6 +180,15 @@ class MemoryIndex:
 
     def close(self) -> None:
         self.connection.close()
+
+    def change_stamp(self) -> tuple[int, int]:
+        """A value that moves whenever the index's content may have changed: SQLite's
+        ``data_version`` (commits by other connections) and this connection's
+        ``total_changes`` (its own writes, virtual tables included) less those that only
+        recorded access. Equal stamps mean nothing else was written in between, so a
+        count taken then still holds."""
+        version = int(self.db.execute("PRAGMA data_version").fetchone()[0])
+        return version, int(self.db.total_changes) - self._access_changes
 
     @property
     def tokenizer(self) -> str:
@@ -542,11 +552,13 @@ class MemoryIndex:
         ids = [(self.clock() if now is None else now, cid) for cid in chunk_ids]
         if not ids:
             return
+        before = self.db.total_changes
         with self.transaction():
             self.db.executemany(
                 "UPDATE chunks SET access_count = access_count + 1, last_accessed = ? WHERE id = ?",
                 ids,
             )
+        self._access_changes += self.db.total_changes - before  # not a change of content
 
     # ------------------------------------------------------------------ reading
 

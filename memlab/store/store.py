@@ -103,6 +103,7 @@ class MemoryStore:
         self.watcher: Watcher | None = None
         self.retry_missing_vectors = watcher_config.retry_missing_vectors
         self._vectors_pending = embedder is not None
+        self._missing_count: tuple[tuple[int, int], int] | None = None  # (stamp, count)
         if embedder is not None and index.connection.vec_loaded:
             vectors.ensure_table(index, embedder.id, embedder.dims)
 
@@ -215,10 +216,17 @@ class MemoryStore:
 
     def _count_missing(self) -> int:
         """Chunks without a vector (0 without an embedder or a usable vector table): a
-        killed sync leaves some that no later sync notices unless something changes."""
+        killed sync leaves some that no later sync notices unless something changes.
+
+        Counting scans the vector table (tens of milliseconds at 10k chunks, on every
+        search), so the count is kept and taken again only after the index changed
+        (``MemoryIndex.change_stamp``: a write by this or another connection)."""
         if self.embedder is None or not vectors.usable(self.index):
             return 0
-        return vectors.count_without_vectors(self.index)
+        stamp = self.index.change_stamp()
+        if self._missing_count is None or self._missing_count[0] != stamp:
+            self._missing_count = (stamp, vectors.count_without_vectors(self.index))
+        return self._missing_count[1]
 
     def _sync(
         self, now: float | None, *, force: bool, reclaim_dead: bool | None = None
