@@ -39,6 +39,9 @@ CHUNKING_MODES = ("c0", "record", "file")
 CREATED_AT_RULES = ("insert", "mtime", "filename-date")
 DREAM_MEMORY_SOURCES = (DREAM, WORKSPACE)  # where Dream files the new MEMORY.md
 KEYWORD_MODES = ("c0", "index")
+# "vec0": sqlite-vec's KNN (c0); "exact": one numpy product over the stored vectors, the
+# same ids and distances as vec0 (memlab option; store/exact_knn.py)
+KNN_MODES = ("vec0", "exact")
 MAX_RESULTS = 100_000  # beyond any use; keeps candidate limits inside SQLite's integers
 
 
@@ -137,6 +140,9 @@ class SearchConfig:
     # "c0": Python's \w keywords (c0); "index": read the query with the index's own
     # tokenizer, LIKE for short trigram keywords (memlab option; search/query_terms.py).
     keywords: str = "c0"
+    # How the vector candidates are found: "vec0" (c0) or "exact" (the same result by
+    # one matrix product over vectors kept in memory; faster on large indexes).
+    knn: str = field(default="vec0", metadata=OMIT_DEFAULT)
 
     def __post_init__(self) -> None:
         _check(
@@ -156,6 +162,8 @@ class SearchConfig:
         _check(not math.isnan(self.mmr.lambda_), "mmr.lambda must be a number, not NaN")
         if self.keywords not in KEYWORD_MODES:
             raise ConfigError(unknown_name("keywords", self.keywords, KEYWORD_MODES))
+        if self.knn not in KNN_MODES:
+            raise ConfigError(unknown_name("knn", str(self.knn), KNN_MODES))
         for name in ("min_score", "vector_weight", "text_weight"):
             value = getattr(self, name)
             _check(math.isfinite(value), f"{name} must be a finite number, got {value!r}")

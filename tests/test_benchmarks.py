@@ -34,6 +34,8 @@ def test_the_engine_benchmark_runs_and_reports_every_figure(tmp_path: Path) -> N
         fts["p95_ratio"],
         hybrid["p50_ratio_over_raw_sum"],
         hybrid["p95_ratio_over_raw_sum"],
+        hybrid["knn_exact_p50_ratio_over_raw_sum"],
+        hybrid["knn_exact_p95_ratio_over_raw_sum"],
     ]
     assert all(math.isfinite(f) and f > 0 for f in figures)
 

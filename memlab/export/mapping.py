@@ -196,6 +196,14 @@ SETTINGS: tuple[Setting, ...] = (
         grok_fixed="c0",
     ),
     Setting(
+        "search.knn",
+        None,
+        None,
+        "how vector candidates are found: vec0's KNN (c0) or an exact numpy scan with the "
+        "same results",
+        grok_fixed="vec0",
+    ),
+    Setting(
         "index.tokenizer",
         None,
         "store.fts.tokenizer",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from memlab.config import MemlabConfig, SearchConfig
@@ -23,6 +24,7 @@ from memlab.search.ranking import RankedBatch, rank_batch
 from memlab.search.ranking_one import applies, rank_one
 from memlab.search.scoring import candidate_limit
 from memlab.search.trace import json_safe, trace_rows
+from memlab.store import exact_knn
 from memlab.store.store import MemoryStore, SyncReport
 
 
@@ -93,6 +95,7 @@ def search(
         use_vectors=cfg.vectors,
         supplement=cfg.evergreen_supplement,
         keywords=cfg.keywords,
+        knn=partial(exact_knn.knn, store.index) if cfg.knn == "exact" else None,
     )
     stale = report.stale_reason() if report is not None else None
     unvectored = report.vector_reason() if report is not None and cfg.vectors else None

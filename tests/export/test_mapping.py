@@ -62,6 +62,7 @@ EXPECTED: dict[str, tuple[str | None, Any, str | None, Any]] = {
     "search.evergreen_supplement": (NONE, NONE, NONE, NONE),
     "search.vectors": (NONE, NONE, "provider", "none"),
     "search.keywords": (NONE, NONE, NONE, NONE),
+    "search.knn": (NONE, NONE, NONE, NONE),
     "index.tokenizer": (NONE, NONE, "store.fts.tokenizer", "trigram"),
     "index.chunking.max_bytes": ("chunking.max_bytes", 800, NONE, NONE),
     "index.chunking.overlap_chars": ("chunking.overlap_chars", 160, NONE, NONE),
