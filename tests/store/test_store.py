@@ -264,7 +264,9 @@ def test_sigkill_during_indexing_leaves_a_recoverable_index(tmp_path: Path) -> N
     )
     rng = random.Random(1)
     killed_mid_build = 0
-    for attempt in range(4):
+    for attempt in range(12):  # four at least; more only while too few were killed mid-build
+        if attempt >= 4 and killed_mid_build >= 2:
+            break
         path = str(tmp_path / f"killed-{attempt}.sqlite")
         proc = subprocess.Popen(
             [sys.executable, "-c", code.format(path=path)], stdout=subprocess.PIPE, text=True
@@ -275,6 +277,8 @@ def test_sigkill_during_indexing_leaves_a_recoverable_index(tmp_path: Path) -> N
         rest = proc.stdout.read()
         proc.wait()
         killed_mid_build += "done" not in rest
+        if "done" in rest:  # the child outran the estimate (the machine's load moved): aim earlier
+            duration *= 0.5
         watcher = WatcherConfig(reclaim_dead_claims=True)
         with MemoryStore.open(root, index_path=path, watcher=watcher) as store:
             store.build(now=T0)
