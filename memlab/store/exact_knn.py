@@ -17,10 +17,10 @@ When two rows tie exactly at the k-th distance (copies of one text), which one
 vec0 keeps depends on where its storage put them; that query is asked of vec0
 itself, so the result is vec0's in every case.
 
-The cache is kept per index and reread when the vector table's generation
-changes (``vectors.generation``, bumped in the transaction of every write memlab
-makes to the table, by any process). Counting the table instead would cost vec0
-a full scan per query.
+The cache is kept per index and reread when the index's change stamp moves
+(``MemoryIndex.change_stamp``: a write by this connection, other than recording
+access, or a commit by any other; it costs no write and no scan — counting the
+table instead would cost vec0 a full scan per query).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ COMPOUND_TERMS = 400  # SQLite allows 500 terms in one compound SELECT
 
 @dataclass(frozen=True)
 class _Matrix:
-    key: str
+    key: tuple[int, int]
     ids: list[str]
     matrix: npt.NDArray[np.float32]
     norms: npt.NDArray[np.float64]  # |c|² per row
@@ -52,7 +52,7 @@ _CACHE: weakref.WeakKeyDictionary[Any, _Matrix] = weakref.WeakKeyDictionary()
 
 
 def _load(index: vectors.MemoryIndex) -> _Matrix:
-    key = vectors.generation(index)
+    key = index.change_stamp()
     cached = _CACHE.get(index)
     if cached is not None and cached.key == key:
         return cached

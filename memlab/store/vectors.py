@@ -29,19 +29,10 @@ class MemoryIndex(Protocol):
 
     def transaction(self) -> AbstractContextManager[Any]: ...
 
+    def change_stamp(self) -> tuple[int, int]: ...
+
 
 TABLE = "chunks_vec"
-GENERATION = "vec_generation"  # meta key: bumped by every write memlab makes to TABLE
-
-
-def generation(index: MemoryIndex) -> str:
-    """The vector table's generation: changes whenever memlab writes to it (a cache
-    of its vectors, ``memlab.store.exact_knn``, is valid while this stays)."""
-    return get_meta(index.db, GENERATION) or "0"
-
-
-def _bump(index: MemoryIndex) -> None:
-    set_meta(index.db, GENERATION, str(int(generation(index)) + 1))
 
 
 def table_exists(index: MemoryIndex) -> bool:
@@ -93,7 +84,6 @@ def delete_vectors(index: MemoryIndex, chunk_ids: Sequence[str]) -> None:
         set_meta(index.db, "vec_reconcile", "1")
         return
     index.db.executemany(f"DELETE FROM {TABLE} WHERE chunk_id = ?", [(c,) for c in chunk_ids])
-    _bump(index)
 
 
 def reconcile(index: MemoryIndex) -> int:
@@ -107,8 +97,6 @@ def reconcile(index: MemoryIndex) -> int:
     with index.transaction():
         index.db.executemany(f"DELETE FROM {TABLE} WHERE chunk_id = ?", [(c,) for c in stale])
         set_meta(index.db, "vec_reconcile", "0")
-        if stale:
-            _bump(index)
     return len(stale)
 
 
@@ -151,8 +139,6 @@ def put_vectors(
             f"INSERT OR REPLACE INTO {TABLE}(chunk_id, embedding, hash) VALUES (?, ?, ?)",
             [(cid, data[i].tobytes(), digest) for i, (cid, digest) in enumerate(rows)],
         )
-        if rows:
-            _bump(index)
 
 
 def knn(index: MemoryIndex, query: npt.NDArray[np.float32], k: int) -> list[tuple[str, float]]:
