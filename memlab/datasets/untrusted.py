@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
 from memlab.errors import DatasetError
@@ -56,16 +57,26 @@ def read_optional(path: str | Path, dataset_dir: str | Path, max_bytes: int) -> 
         return None
 
 
-def dataset_file_exists(path: str | Path, dataset_dir: str | Path) -> bool:
-    """Is ``path`` a regular file inside ``dataset_dir``? False if it does not exist;
-    ``DatasetFileRefused`` if it leads outside or is not a regular file (nothing read)."""
+def _mode_inside(
+    path: str | Path, dataset_dir: str | Path, stat_of: Callable[[Path], os.stat_result]
+) -> int | None:
+    """The mode of ``path`` resolved inside ``dataset_dir`` (None if it does not exist);
+    ``DatasetFileRefused`` if it leads outside."""
     try:
         resolved = resolve_inside(path, dataset_dir)
     except Refused as exc:
         raise _refused(exc) from None
     try:
-        mode = os.lstat(resolved).st_mode
+        return stat_of(resolved).st_mode
     except FileNotFoundError:
+        return None
+
+
+def dataset_file_exists(path: str | Path, dataset_dir: str | Path) -> bool:
+    """Is ``path`` a regular file inside ``dataset_dir``? False if it does not exist;
+    ``DatasetFileRefused`` if it leads outside or is not a regular file (nothing read)."""
+    mode = _mode_inside(path, dataset_dir, os.lstat)
+    if mode is None:
         return False
     if not stat.S_ISREG(mode):
         raise _refused(Refused(path, f"{kind_of(mode)}, not a regular file; not read"))
@@ -75,13 +86,8 @@ def dataset_file_exists(path: str | Path, dataset_dir: str | Path) -> bool:
 def dataset_subdir(path: str | Path, dataset_dir: str | Path) -> Path | None:
     """``path`` if it is a directory inside ``dataset_dir`` (both resolved); None if it does
     not exist; ``DatasetFileRefused`` if it leads outside or is something else."""
-    try:
-        resolved = resolve_inside(path, dataset_dir)
-    except Refused as exc:
-        raise _refused(exc) from None
-    try:
-        mode = os.stat(resolved).st_mode
-    except FileNotFoundError:
+    mode = _mode_inside(path, dataset_dir, os.stat)
+    if mode is None:
         return None
     if not stat.S_ISDIR(mode):
         kind = "a regular file" if stat.S_ISREG(mode) else kind_of(mode)
