@@ -21,16 +21,10 @@ from memlab.cli import main
 from memlab.errors import ConfigError
 from memlab.sweep import files
 from memlab.sweep.files import MANIFEST_FILE, RESULTS_FILE, load_results, save_results
+from tests.cli.test_sweep import GRID
 
 MANIFEST = {"dataset": {"digest": "sha256:x"}, "index": {"tokenizer": "unicode61"}}
 TABLE = pd.DataFrame({"config_hash": ["a1", "b2"], "nDCG@10": [0.5, 0.25]})
-GRID = """\
-half_life_days: [1, 30, null]
-source_weights.session: [0.5, 1.0]
-mmr: {enabled: [true], lambda: [0.5, 1.0]}
-strategy: [grok, rrf]
-min_score: 0.0
-"""
 
 
 def test_results_without_their_manifest_are_refused_in_one_line(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ import pytest
 import memlab.workbench as wb
 from memlab.config import profile
 from memlab.workbench.demo import Demo
+from tests.agents.test_types import TEN_FIELDS
 
 
 @pytest.fixture(scope="module")
@@ -57,18 +58,7 @@ def test_two_processes_both_acquire_the_best_effort_lock() -> None:
 
 def test_the_three_fields_effective_runtime_config_lacks() -> None:
     table = wb.missing_fields().set_index("field")["in EffectiveRuntimeConfig"]
-    assert list(table[table].index) == [  # SPEC §8.1, in its order
-        "model",
-        "reasoning_effort",
-        "capability_mode",
-        "persona",
-        "persona_instructions",
-        "role_prompt",
-        "role_prompt_warning",
-        "role_name",
-        "persona_error",
-        "isolation",
-    ]
+    assert list(table[table].index) == TEN_FIELDS  # SPEC §8.1, in its order
     assert list(table[~table].index) == ["temperature", "max_tokens", "tools"]
 
 
