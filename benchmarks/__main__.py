@@ -6,8 +6,8 @@ Each row is one figure: what memlab takes, the anchor it is measured against
 (raw SQLite doing the same work, the reference it replaced, or nothing), their
 ratio, the goal and whether it is met. Everything runs in this one process or in
 fresh processes it starts; the load average is printed before and after, since
-the machines are shared and timings move with it. The table is the one the
-README keeps (``--markdown`` writes it).
+the machines are shared and timings move with it. The table is the one
+docs/benchmarks.md keeps (``--markdown`` writes it).
 """
 
 from __future__ import annotations

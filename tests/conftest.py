@@ -11,13 +11,20 @@ import pytest
 from memlab.store.store import MemoryStore
 
 WS = "proj-1234abcd"
-README = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text().split())
+ROOT = Path(__file__).resolve().parents[1]
 
 
-def readme_says(text: str) -> bool:
-    """Does the README say ``text`` (whitespace-insensitive)? Tests that compute a figure
-    the README quotes check the sentence with it."""
-    return " ".join(text.split()) in README
+def doc_text(page: str) -> str:
+    """The text of ``page`` ("README.md" or a page of docs/, e.g. "guarantees.md"), its
+    whitespace collapsed."""
+    path = ROOT / page if page == "README.md" else ROOT / "docs" / page
+    return " ".join(path.read_text(encoding="utf-8").split())
+
+
+def docs_say(page: str, text: str) -> bool:
+    """Does ``page`` (see ``doc_text``) say ``text`` (whitespace-insensitive)? Tests that
+    compute a figure the docs quote check the sentence with it, where it is written."""
+    return " ".join(text.split()) in doc_text(page)
 
 
 DAY = 86400.0

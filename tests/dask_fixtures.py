@@ -10,19 +10,19 @@ from typing import Any
 
 import pytest
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+PAGE = Path(__file__).resolve().parents[1] / "docs" / "scale-out.md"
 
 
-def readme_commands() -> list[list[str]]:
-    """The commands of the README's "When one machine is not enough" block."""
-    text = README.read_text(encoding="utf-8")
-    block = text.split("## When one machine is not enough", 1)[1].split("```sh\n", 1)[1]
+def page_commands() -> list[list[str]]:
+    """The commands of the "When one machine is not enough" block (docs/scale-out.md)."""
+    text = PAGE.read_text(encoding="utf-8")
+    block = text.split("# When one machine is not enough", 1)[1].split("```sh\n", 1)[1]
     lines = block.split("```", 1)[0].splitlines()
     return [shlex.split(line, comments=True) for line in lines if line.strip()]
 
 
 def on_loopback(argv: list[str], port: int) -> list[str]:
-    """A README command pointed at ``tcp://127.0.0.1:port``."""
+    """A docs/scale-out.md command pointed at ``tcp://127.0.0.1:port``."""
     return [a.replace("SCHEDULER", "127.0.0.1").replace("8786", str(port)) for a in argv]
 
 
@@ -59,9 +59,9 @@ def dask_scheduler_address(tmp_path_factory: pytest.TempPathFactory) -> Iterator
         port = s.getsockname()[1]
     address = f"tcp://127.0.0.1:{port}"
     logs = tmp_path_factory.mktemp("dask-logs")
-    # the README's commands, on the loopback interface and without dashboards
-    (scheduler,) = [c for c in readme_commands() if c[:2] == ["dask", "scheduler"]]
-    (worker,) = [c for c in readme_commands() if c[:2] == ["dask", "worker"]]
+    # docs/scale-out.md's commands, on the loopback interface and without dashboards
+    (scheduler,) = [c for c in page_commands() if c[:2] == ["dask", "scheduler"]]
+    (worker,) = [c for c in page_commands() if c[:2] == ["dask", "worker"]]
     local = ["--host", "127.0.0.1", "--no-dashboard"]
     commands = [on_loopback(scheduler, port), on_loopback(worker, port), on_loopback(worker, port)]
     procs = [

@@ -2,7 +2,7 @@
 
 ``benchmarks/bench_engine.py`` measures FTS-only and hybrid search p50/p95 and
 ingest against raw SQLite on the same data; ``python -m benchmarks`` runs it at
-full size for the README's table. Here it runs small so a change that breaks it
+full size for the table of docs/benchmarks.md. Here it runs small so a change that breaks it
 (memlab's FTS statements, the schema it inserts into raw, the vector table) fails
 CI. Speed is not asserted: the benchmark reports it.
 """

@@ -68,13 +68,13 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2(
     assert err.startswith("memlab: error: cannot reach") and err.count("\n") == 0
 
 
-def test_the_readme_commands_parse() -> None:
-    """The memlab commands of "When one machine is not enough" parse, their schedulers
+def test_the_scale_out_commands_parse() -> None:
+    """The memlab commands of docs/scale-out.md parse, their schedulers
     are valid spellings; the dask commands are the ones the slow tests start."""
     from memlab.cli import build_parser
-    from tests.dask_fixtures import on_loopback, readme_commands
+    from tests.dask_fixtures import on_loopback, page_commands
 
-    commands = readme_commands()
+    commands = page_commands()
     memlab = [c for c in commands if c[0] == "memlab"]
     assert len(memlab) >= 4 and {c[1] for c in memlab} >= {"sweep", "compare", "dream"}
     for argv in memlab:

@@ -1,6 +1,6 @@
-"""Every claim of the README's "Things worth knowing", computed on the real engine.
+"""Every claim of "Things worth knowing" (docs/engine.md), computed on the real engine.
 
-Each test names the README sentence it checks (``claim``), so a test cannot
+Each test names the sentence of docs/engine.md it checks (``claim``), so a test cannot
 drift away from the text: if the sentence is reworded, the test fails until
 both agree again.
 """
@@ -21,15 +21,16 @@ from memlab.search.pipeline import search
 from memlab.search.scoring import merge_with_fts_floor
 from memlab.store.store import MemoryStore
 from memlab.workbench.findings import age_limit
-from tests.conftest import DAY, T0, WS, write
+from tests.conftest import DAY, T0, WS, doc_text, docs_say, write
 from tests.search.test_supplement import crowded_memory
 
-README = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text().split())
+PAGE = "engine.md"
 
 
-def claim(text: str) -> None:
-    """The README says ``text`` (whitespace-insensitive)."""
-    assert " ".join(text.split()) in README, f"the README no longer says: {text!r}"
+def claim(text: str, page: str = PAGE) -> None:
+    """``page`` (docs/engine.md unless named; see ``doc_text``) says ``text``
+    (whitespace-insensitive)."""
+    assert docs_say(page, text), f"{page} no longer says: {text!r}"
 
 
 class SameVector:
@@ -144,6 +145,6 @@ def test_dream_strands_the_triggering_log_and_the_simulator_counts_them() -> Non
 
 def test_the_crash_figure_is_given_as_a_range() -> None:
     claim("(`python -m memlab.dream.crash --kills N [--atomic]`)")
-    sentence = re.search(r"killed mid-write \(([^)]*)\)", README)
+    sentence = re.search(r"killed mid-write \(([^)]*)\)", doc_text(PAGE))
     assert sentence and "machine" in sentence.group(1)  # measured here; it varies
     # the campaign itself: tests/dream/test_faults.py (slow: 400 kills each way)

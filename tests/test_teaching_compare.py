@@ -1,11 +1,11 @@
-"""The README's "What the first comparison shows" and the filters' findings of its
-Evaluation section (and the regression notebook's word on power), computed on the
+"""The README's "What the first comparison shows" and the filters' findings of
+docs/evaluation.md (and the regression notebook's word on power), computed on the
 shipped dataset under c0.
 
-Each test quotes the README (``claim``) and computes what it says from a real
-comparison: every query replayed at its own time with Dream on the timeline,
-ranked by the scoring core, measured, and taken apart
-(``memlab.eval.separation``).
+Each test quotes the README (``claim``) or docs/evaluation.md (``evaluation_claim``)
+and computes what it says from a real comparison: every query replayed at its own
+time with Dream on the timeline, ranked by the scoring core, measured, and taken
+apart (``memlab.eval.separation``).
 """
 
 from __future__ import annotations
@@ -23,8 +23,19 @@ from memlab.eval.experiment import Experiment, run_experiment
 from memlab.eval.prepare import prepare_dataset
 from memlab.eval.separation import END_TO_END, RANKING_ONLY, Separation, separate
 from memlab.eval.separation_text import separation_text
-from tests.test_teaching import claim
+from tests.test_teaching import claim as claim_in
 from tests.workbench.test_notebook_claims import says
+
+
+def claim(text: str) -> None:
+    """The README's first comparison says ``text``."""
+    claim_in(text, "README.md")
+
+
+def evaluation_claim(text: str) -> None:
+    """docs/evaluation.md (the filters' findings) says ``text``."""
+    claim_in(text, "evaluation.md")
+
 
 AIM = 0.03  # the smallest nDCG@10 difference the benchmark should detect (issue 11)
 
@@ -137,11 +148,13 @@ def test_the_power_of_the_first_comparison(sep: Separation) -> None:
 
 
 def test_peers_win_end_to_end_by_what_passes_min_score(sep: Separation) -> None:
-    claim("the peer merges rrf and basic-memory beat c0 hybrid (+0.024 and +0.036")
-    claim("nDCG@10) largely because their scores run higher and pass `min_score` more")
-    claim("often: at 0.35 they return 5.4 and 4.0 hits on average for a question nothing")
-    claim("answers, against hybrid's 2.4. Ranking only, rrf falls below hybrid (−0.007)")
-    claim("and basic-memory's gain shrinks to +0.014.")
+    evaluation_claim("the peer merges rrf and basic-memory beat c0 hybrid (+0.024 and +0.036")
+    evaluation_claim("nDCG@10) largely because their scores run higher and pass `min_score` more")
+    evaluation_claim(
+        "often: at 0.35 they return 5.4 and 4.0 hits on average for a question nothing"
+    )
+    evaluation_claim("answers, against hybrid's 2.4. Ranking only, rrf falls below hybrid (−0.007)")
+    evaluation_claim("and basic-memory's gain shrinks to +0.014.")
     e2e, only = sep.end_to_end, sep.ranking_only
     assert round(delta(e2e, "rrf", "hybrid").mean(), 3) == 0.024
     assert round(delta(e2e, "basic-memory", "hybrid").mean(), 3) == 0.036
@@ -152,8 +165,8 @@ def test_peers_win_end_to_end_by_what_passes_min_score(sep: Separation) -> None:
 
 
 def test_the_peers_comparisons_are_the_least_sensitive(sep: Separation) -> None:
-    claim("sensitive: at 80 % power they detect differences of 0.020 to 0.028 nDCG@10,")
-    claim("where the comparisons among c0's rankers detect 0.010 or less")
+    evaluation_claim("sensitive: at 80 % power they detect differences of 0.020 to 0.028 nDCG@10,")
+    evaluation_claim("where the comparisons among c0's rankers detect 0.010 or less")
     p = sep.power.assign(mde=sep.power[["MDE analytic", "MDE bootstrap"]].max(axis=1))
     peers = p[p["run"].isin(["rrf", "openclaw"])]
     assert (round(peers["mde"].min(), 3), round(peers["mde"].max(), 3)) == (0.020, 0.028)

@@ -1,6 +1,6 @@
 """Judging: a team's own memory made into a labelled benchmark.
 
-The path (README, "Your own memory as a benchmark")::
+The path (docs/judging.md, "Your own memory as a benchmark")::
 
     memlab dataset from-memory ROOT DEST --queries FILE   # memlab.datasets.from_memory
     memlab pool DEST --runs fts,hybrid,mmr --depth 10     # pool: the candidates to judge

@@ -19,7 +19,7 @@ import pytest
 
 from memlab.cli import main
 from tests.cli.zoo import Zoo, digest_tree
-from tests.conftest import readme_says
+from tests.conftest import docs_say
 
 R, D = "{root}", "{ds}"
 S = ["search", R, "token bug"]
@@ -283,7 +283,7 @@ def test_bad_input_is_one_line_exit_2(
 
 
 def test_the_readme_counts_these_cases() -> None:
-    assert readme_says(f"{len(CASES)} bad-input cases across every subcommand")
+    assert docs_say("guarantees.md", f"{len(CASES)} bad-input cases across every subcommand")
 
 
 def test_the_table_covers_every_subcommand() -> None:

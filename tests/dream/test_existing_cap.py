@@ -1,8 +1,9 @@
 """c0 reads only the first 16,000 bytes of MEMORY.md into Dream's input and keeps only
 the first 16,000 characters of the answer (SPEC §7.3): once the memory is that large, a
 rewrite drops what lies beyond, the new session's facts included, and still deletes the
-session's log (README, "Quirks"). Shown with a consolidator that keeps everything (the
-offline one without its budget); the offline one by default condenses to fit."""
+session's log (docs/engine.md, "Things worth knowing"). Shown with a consolidator that
+keeps everything (the offline one without its budget); the offline one by default
+condenses to fit."""
 
 from __future__ import annotations
 

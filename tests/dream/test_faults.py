@@ -46,7 +46,7 @@ def test_sigkill_campaign_full(tmp_path: Path, atomic: bool) -> None:
     assert result.sessions_lost == 0
     if atomic:
         assert result.damaged == 0 and result.facts_lost == 0
-    else:  # the README's claim: the in-place write leaves MEMORY.md empty or cut short
+    else:  # docs/engine.md's claim: the in-place write leaves MEMORY.md empty or cut short
         assert result.damaged > 0 and set(result.damaged_kinds) <= {"empty", "cut"}
         assert result.kills_losing_facts <= result.damaged
 

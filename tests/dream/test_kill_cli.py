@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from memlab.dream.crash import kill_campaign
-from tests.conftest import readme_says
+from tests.conftest import docs_say
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
@@ -29,7 +29,7 @@ def test_sigkill_default_dream_run_loses_nothing(tmp_path: Path) -> None:
 def test_sigkill_campaign_default_dream_run(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert readme_says("200 random SIGKILLs of the default `memlab dream run --yes`")
+    assert docs_say("guarantees.md", "200 random SIGKILLs of the default `memlab dream run --yes`")
     result = kill_campaign(tmp_path, 200, cli=True, seed=12)
     with capsys.disabled():
         print("\n" + result.summary())

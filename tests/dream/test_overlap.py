@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.conftest import readme_says
+from tests.conftest import docs_say
 
 from .conftest import OLD, add_session
 
@@ -73,5 +73,5 @@ def test_overlapping_runs_lose_nothing_with_the_defaults(tmp_path: Path) -> None
 
 
 def test_c0_unsafe_reproduces_the_lost_consolidation(tmp_path: Path) -> None:
-    assert readme_says("with `--c0-unsafe` the new session's fact is lost every time")
+    assert docs_say("guarantees.md", "with `--c0-unsafe` the new session's fact is lost every time")
     assert overlap_trial(tmp_path, ["--c0-unsafe"]) == ["- new: the newest"]

@@ -26,7 +26,7 @@ from memlab.eval.protocols import (
 )
 from memlab.eval.runs import Run
 from memlab.store.records import split_records
-from tests.conftest import readme_says
+from tests.conftest import docs_say
 from tests.datasets.test_longmemeval import _source
 
 LME = get_protocol("longmemeval")
@@ -88,10 +88,11 @@ def test_question_set_and_units_are_the_upstream_ones(
         for q in answerable:
             relevant = {u for u, g in qrels.get(q["question_id"], {}).items() if g > 0}
             assert relevant == _upstream(q, indexed)[0 if level == "session" else 1]
-    assert readme_says(
+    assert docs_say(
+        "protocols.md",
         "On the development file (64 questions) the protocol scores 40: 16 abstention "
         "questions are excluded and the 8 single-session-assistant questions have their "
-        "evidence only in assistant turns (48 with `--roles all`)."
+        "evidence only in assistant turns (48 with `--roles all`).",
     )
     if roles:
         types = {q["question_id"]: q["question_type"] for q in upstream}

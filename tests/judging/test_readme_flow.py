@@ -1,4 +1,4 @@
-"""The README's four commands, from a memory folder to ``memlab compare`` on the team's
+"""The four commands of docs/judging.md, from a memory folder to ``memlab compare`` on the team's
 own labelled queries, with nothing typed by hand: the queries come from a file and the
 judge (a script here) answers the terminal flow's prompts."""
 
@@ -15,8 +15,8 @@ from memlab.embeddings.minilm import available
 from tests.datasets.team_memory import write_queries, write_team_memory
 from tests.judging.driver import KEYS, Judge
 
-README = Path(__file__).resolve().parents[2] / "README.md"
-SECTION = "## Your own memory as a benchmark"
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "judging.md"
+SECTION = "# Your own memory as a benchmark"
 ANSWERS = {  # what a relevant candidate says, per query (the scripted judge)
     "which Node version does CI use?": "Node 22",
     "redis cache expiry": "15 minutes",
@@ -25,15 +25,15 @@ ANSWERS = {  # what a relevant candidate says, per query (the scripted judge)
 }
 
 
-def readme_commands() -> list[str]:
-    text = README.read_text(encoding="utf-8")
+def page_commands() -> list[str]:
+    text = PAGE.read_text(encoding="utf-8")
     section = text[text.index(SECTION) :]
     start = section.index("```sh\n") + len("```sh\n")
     return [line for line in section[start : section.index("```", start)].splitlines() if line]
 
 
 def judge_by_script(argv: list[str], cwd: Path) -> None:
-    """Run the README's judge command and grade every candidate: 2 if it holds the
+    """Run the page's judge command and grade every candidate: 2 if it holds the
     query's answer, else 0."""
     judge = Judge(None, *argv, cwd=cwd)
     query = ""
@@ -51,7 +51,7 @@ def judge_by_script(argv: list[str], cwd: Path) -> None:
 
 
 def run_readme(tmp_path: Path, capsys: pytest.CaptureFixture[str], embedder: str) -> str:
-    commands = readme_commands()
+    commands = page_commands()
     assert len(commands) == 4 and all(c.startswith("memlab ") for c in commands)
     root = write_team_memory(tmp_path / "memory")
     write_queries(tmp_path / "queries.jsonl")

@@ -21,7 +21,7 @@ import pytest
 
 from memlab.search.candidates import gather
 from memlab.store.store import MemoryStore
-from tests.conftest import T0, readme_says, write
+from tests.conftest import T0, docs_say, write
 
 BASE = """
 c# C++ F# c c99 x86 x86_64 node.js .net r2d2 go js ts py ai ml ui ux qa ci cd k8s
@@ -116,8 +116,8 @@ def test_no_silent_miss_on_a_larger_list(store: MemoryStore) -> None:
 
 
 def test_the_readme_states_it() -> None:
-    assert readme_says(f"{len(word_list())} words per tokenizer (`c#`, `C++`, `Ⅻ`,")
-    assert readme_says("left 0 silent misses in either keyword mode")
+    assert docs_say("guarantees.md", f"{len(word_list())} words per tokenizer (`c#`, `C++`, `Ⅻ`,")
+    assert docs_say("guarantees.md", "left 0 silent misses in either keyword mode")
 
 
 def test_c0_results_are_unchanged_only_flagged(store: MemoryStore) -> None:

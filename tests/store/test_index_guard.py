@@ -13,7 +13,7 @@ from memlab.errors import MemoryRootError, StoreError
 from memlab.store.guard import not_an_index, remove_index
 from memlab.store.layout import MemoryLayout
 from memlab.store.store import MemoryStore
-from tests.conftest import T0, WS, readme_says, write
+from tests.conftest import T0, WS, docs_say, write
 
 
 def other_db(path: Path) -> Path:
@@ -48,7 +48,7 @@ def test_opening_never_converts_a_file_that_is_not_an_index(
 
 
 def test_rebuild_replaces_a_memlab_index_only(memory: Path, tmp_path: Path) -> None:
-    assert readme_says("opens, replaces or deletes only a memlab index")
+    assert docs_say("guarantees.md", "opens, replaces or deletes only a memlab index")
     index = tmp_path / "idx.sqlite"
     with MemoryStore.open(memory, index_path=index) as store:
         store.build(now=T0)

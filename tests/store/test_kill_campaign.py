@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from memlab.store.crash import kill_campaign
-from tests.conftest import readme_says
+from tests.conftest import docs_say
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
@@ -28,8 +28,10 @@ def test_sigkill_index_a_few_times(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_sigkill_campaign_index(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert readme_says(f"{KILLS} random SIGKILLs of `memlab index` on a growing memory")
-    assert readme_says("after every kill `PRAGMA integrity_check` was ok")
+    assert docs_say(
+        "guarantees.md", f"{KILLS} random SIGKILLs of `memlab index` on a growing memory"
+    )
+    assert docs_say("guarantees.md", "after every kill `PRAGMA integrity_check` was ok")
     result = kill_campaign(tmp_path, KILLS, seed=6)
     with capsys.disabled():
         print("\n" + result.summary())

@@ -18,7 +18,7 @@ from memlab.cli import main
 from memlab.search.pipeline import search
 from memlab.store.connection import index_driver
 from memlab.store.store import MemoryStore
-from tests.conftest import T0, WS, readme_says
+from tests.conftest import T0, WS, docs_say
 from tests.store.conftest import index_problems
 
 
@@ -32,7 +32,9 @@ def worker(*args: str) -> subprocess.Popen[str]:
 
 
 def test_writer_and_searchers_lose_nothing(memory: Path, tmp_path: Path) -> None:
-    assert readme_says("one writer (150 new session logs, appends to older ones) and three")
+    assert docs_say(
+        "guarantees.md", "one writer (150 new session logs, appends to older ones) and three"
+    )
     assert main(["index", str(memory), "--workspace", WS]) == 0
     done = tmp_path / "done"
     searchers = [

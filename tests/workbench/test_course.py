@@ -92,12 +92,13 @@ def test_an_unknown_exercise_is_one_line() -> None:
         wb.check("candidate", 12)
 
 
-def test_the_readme_describes_the_course() -> None:
+def test_the_docs_describe_the_course() -> None:
     from tests.test_teaching import claim
 
-    claim("`notebooks/` holds eight parameterised notebooks")
-    claim("the seven outcomes of the course chapter memlab comes from, one exercise each")
-    claim("`--param solutions=true` fills in the answer key")
+    page = "notebooks.md"
+    claim("`notebooks/` holds eight parameterised notebooks", page)
+    claim("the seven outcomes of the course chapter memlab comes from, one exercise each", page)
+    claim("`--param solutions=true` fills in the answer key", page)
     from memlab.report.notebooks import available
 
     assert len(available()) == 8 and "tour_zh" in available()
