@@ -98,7 +98,10 @@ def _search_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--keywords",
         choices=KEYWORD_MODES,
-        help="c0 (Python \\w, default) or index (read the query with the index's tokenizer)",
+        help=(
+            "c0 (runs of Unicode alphanumerics and _, default) or index "
+            "(read the query with the index's tokenizer)"
+        ),
     )
     p.add_argument(
         "--now", type=time_value, help="search time (ISO 8601 or unix seconds; default: now)"
