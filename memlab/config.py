@@ -39,6 +39,10 @@ CHUNKING_MODES = ("c0", "record", "file")
 CREATED_AT_RULES = ("insert", "mtime", "filename-date")
 DREAM_MEMORY_SOURCES = (DREAM, WORKSPACE)  # where Dream files the new MEMORY.md
 KEYWORD_MODES = ("c0", "index")
+# Merge strategies: "grok" (c0) and the peers' merges. The names are owned here, so a
+# SearchConfig rejects an unknown one at once; memlab.search.scoring.STRATEGIES holds
+# their code under exactly these names (a test checks they are equal).
+STRATEGY_NAMES = ("grok", "openclaw", "rrf", "basic-memory")
 # "vec0": sqlite-vec's KNN (c0); "exact": one numpy product over the stored vectors, the
 # same ids and distances as vec0 (memlab option; store/exact_knn.py)
 KNN_MODES = ("vec0", "exact")
@@ -137,7 +141,7 @@ class SearchConfig:
     evergreen_supplement: bool = True
     # Use the vector path when an embedder and sqlite-vec are available.
     vectors: bool = True
-    # "c0": Python's \w keywords (c0); "index": read the query with the index's own
+    # "c0": runs of Unicode alphanumerics and "_" (c0); "index": read the query with the index's own
     # tokenizer, LIKE for short trigram keywords (memlab option; search/query_terms.py).
     keywords: str = "c0"
     # How the vector candidates are found: "vec0" (c0) or "exact" (the same result by
@@ -160,6 +164,8 @@ class SearchConfig:
             "half_life_days must be a number of days or null (no decay), not NaN",
         )
         _check(not math.isnan(self.mmr.lambda_), "mmr.lambda must be a number, not NaN")
+        if self.strategy not in STRATEGY_NAMES:
+            raise ConfigError(unknown_name("strategy", str(self.strategy), STRATEGY_NAMES))
         if self.keywords not in KEYWORD_MODES:
             raise ConfigError(unknown_name("keywords", self.keywords, KEYWORD_MODES))
         if self.knn not in KNN_MODES:

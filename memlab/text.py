@@ -1,10 +1,13 @@
 """Text helpers shared by search, embeddings, evaluation and the workbench. Pure.
 
 * ``tokenize`` — lowercase, then split on every character that is neither
-  alphanumeric nor ``_`` (Python's Unicode ``\\w``). This is c0's tokeniser
-  (SPEC §4.1 step 2, §5). It follows ``str.isalnum``, so scripts whose vowel
-  signs and viramas are combining marks (Devanagari, Bengali, Thai …) fall
-  apart into single letters: ``हिन्दी`` → ``ह``, ``न``, ``द`` (c0 behaviour, kept).
+  alphanumeric nor ``_``, where alphanumeric is Rust's ``char::is_alphanumeric``
+  (Unicode Alphabetic or Numeric, ``memlab.unicode_alnum``). This is c0's tokeniser
+  (SPEC §4.1 step 2, §5). Alphabetic includes the vowel signs of Devanagari,
+  Bengali, Tamil …, Thai vowels and Arabic vowel points, so ``भाषा`` stays one word;
+  viramas, Thai tone marks and combining accents are not Alphabetic, so c0 splits
+  there: ``हिन्दी`` → ``हिन``, ``दी``; ``école`` typed in NFD → ``e``, ``cole``.
+  (Python's ``\\w``, ``str.isalnum``, would also split at every vowel sign.)
 * ``token_spans`` — where ``tokenize``'s tokens are in the text (for highlighting);
 * ``snippet_tokens`` — the MMR token set of a snippet (SPEC §5).
 * ``jaccard`` / ``jaccard_matrix`` — SPEC §5's Jaccard similarity (both empty → 1,
@@ -13,24 +16,24 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 import numpy as np
 
 from memlab.arrays import FloatArray, IntArray
-
-_WORD = re.compile(r"\w+")  # \w = str.isalnum() or "_" (Unicode)
+from memlab.unicode_alnum import words_pattern
 
 
 def tokenize(text: str) -> list[str]:
-    """Lowercase and split on every character that is not alphanumeric and not ``_``."""
-    return _WORD.findall(text.lower())
+    """Lowercase and split on every character that is not alphanumeric (Rust's
+    ``char::is_alphanumeric``, as c0) and not ``_``."""
+    low = text.lower()
+    return words_pattern(low).findall(low)
 
 
 def token_spans(text: str) -> list[tuple[int, int, str]]:
     """(start, end, lowercase token) of every token of ``text``, as ``tokenize`` splits it."""
-    return [(m.start(), m.end(), m.group().lower()) for m in _WORD.finditer(text)]
+    return [(m.start(), m.end(), m.group().lower()) for m in words_pattern(text).finditer(text)]
 
 
 def snippet_tokens(text: str) -> frozenset[str]:

@@ -103,3 +103,20 @@ def test_legacy_recency_decay_when_temporal_decay_is_off() -> None:
     assert s.effective_half_life() == pytest.approx(13.513, abs=1e-3)
     assert SearchConfig(temporal_decay=False, recency_decay=None).effective_half_life() is None
     assert SearchConfig(half_life_days=0).effective_half_life() == 0
+
+
+def test_strategy_names_are_the_scoring_registry() -> None:
+    """config.py owns the strategy names; the scoring registry holds exactly those."""
+    from memlab.config import STRATEGY_NAMES
+    from memlab.search.scoring import STRATEGIES
+
+    assert tuple(STRATEGIES) == STRATEGY_NAMES
+
+
+def test_an_unknown_strategy_is_rejected_at_construction() -> None:
+    with pytest.raises(ConfigError) as err:
+        SearchConfig(strategy="rff")
+    assert "unknown strategy 'rff'; did you mean 'rrf'" in str(err.value)
+    assert "valid: basic-memory, grok, openclaw, rrf" in str(err.value)
+    with pytest.raises(ConfigError, match="unknown strategy"):
+        dataclasses.replace(SearchConfig(), strategy="RRF")

@@ -9,7 +9,14 @@ from typing import Any
 from memlab.cli.args import integer, number, time_value, workspace_name
 from memlab.cli.commands import summary
 from memlab.cli.options import add_config_args, resolve_config
-from memlab.config import CREATED_AT_RULES, KEYWORD_MODES, MAX_RESULTS, MemlabConfig
+from memlab.config import (
+    CREATED_AT_RULES,
+    KEYWORD_MODES,
+    MAX_RESULTS,
+    STRATEGY_NAMES,
+    TOKENIZERS,
+    MemlabConfig,
+)
 from memlab.search.explain import format_result
 from memlab.search.pipeline import search
 from memlab.store.store import MemoryStore
@@ -63,7 +70,7 @@ def _store_args(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--tokenizer",
-        choices=["unicode61", "porter", "trigram"],
+        choices=TOKENIZERS,
         help="FTS5 tokenizer (an index property; default unicode61)",
     )
     p.add_argument(
@@ -78,7 +85,7 @@ def _store_args(p: argparse.ArgumentParser) -> None:
 
 def _search_args(p: argparse.ArgumentParser) -> None:
     add_config_args(p, "search", "half_life_days=30, mmr.lambda=0.5")
-    p.add_argument("--strategy", help="merge strategy: grok, openclaw, rrf, basic-memory")
+    p.add_argument("--strategy", help="merge strategy: " + ", ".join(STRATEGY_NAMES))
     p.add_argument(
         "--half-life",
         type=number(0, hint=" (days; 0 = no decay)"),
@@ -98,7 +105,10 @@ def _search_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--keywords",
         choices=KEYWORD_MODES,
-        help="c0 (Python \\w, default) or index (read the query with the index's tokenizer)",
+        help=(
+            "c0 (runs of Unicode alphanumerics and _, default) or index "
+            "(read the query with the index's tokenizer)"
+        ),
     )
     p.add_argument(
         "--now", type=time_value, help="search time (ISO 8601 or unix seconds; default: now)"

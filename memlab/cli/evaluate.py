@@ -28,7 +28,7 @@ from memlab.config import (
 )
 from memlab.eval.measures import AGENT_MEASURES, DEFAULT_MEASURES
 from memlab.eval.metrics import check_measures
-from memlab.eval.runs import DEFAULT_RUNS
+from memlab.eval.runs import DEFAULT_RUNS, RANKERS
 from memlab.eval.significance import FAMILIES
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ def register(sub: Any) -> None:
         "--runs",
         type=comma_list,
         default=",".join(DEFAULT_RUNS),
-        help="comma-separated: fts, hybrid, mmr, openclaw, rrf, basic-memory, ranker@profile, "
+        help=f"comma-separated: {', '.join(RANKERS)}, ranker@profile, "
         "or NAME=FILE.yaml (a profile and search settings); the first is the baseline",
     )
     c.add_argument(

@@ -11,9 +11,10 @@ from typing import Any
 
 from memlab.cli.args import comma_list, integer, nonempty
 from memlab.cli.commands import summary
+from memlab.eval.runs import DEFAULT_RUNS, RANKERS
 
 RUNS_HELP = (
-    "comma-separated runs: fts, hybrid, mmr, openclaw, rrf, basic-memory, ranker@profile, "
+    f"comma-separated runs: {', '.join(RANKERS)}, ranker@profile, "
     "or NAME=FILE.yaml (a profile and search settings)"
 )
 
@@ -32,8 +33,8 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--runs",
         type=comma_list,
-        default="fts,hybrid,mmr",
-        help=RUNS_HELP + " (default fts,hybrid,mmr)",
+        default=",".join(DEFAULT_RUNS),
+        help=RUNS_HELP + f" (default {','.join(DEFAULT_RUNS)})",
     )
     p.add_argument(
         "--depth", type=integer(1, 10_000), default=10, help="candidates per run and query (10)"

@@ -192,7 +192,7 @@ SETTINGS: tuple[Setting, ...] = (
         "search.keywords",
         None,
         None,
-        "how the query's keywords are read (c0: Python's \\w words)",
+        "how the query's keywords are read (c0: runs of Unicode alphanumerics and _)",
         grok_fixed="c0",
     ),
     Setting(

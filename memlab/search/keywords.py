@@ -1,8 +1,9 @@
 """Keyword extraction and the FTS5 MATCH string (SPEC §4.1 step 2). Pure.
 
 ``extract_keywords``: lowercase → split on every character that is neither
-alphanumeric nor ``_`` → keep tokens of ≥ 2 UTF-8 bytes → drop stop words →
-drop all-numeric tokens → de-duplicate keeping the first occurrence.
+alphanumeric (Rust's ``char::is_alphanumeric``, ``memlab.text.tokenize``) nor ``_`` →
+keep tokens of ≥ 2 UTF-8 bytes → drop stop words → drop all-numeric tokens →
+de-duplicate keeping the first occurrence.
 
 ``match_expression`` joins the keywords with `` OR ``, each one double-quoted
 so that no query text can reach FTS5's syntax: a keyword holds only

@@ -1,15 +1,17 @@
 """Query keywords as the index reads them: ``search.keywords = "index"`` (memlab option).
 
-c0 extracts keywords with Python's ``\\w`` (``keywords.extract_keywords``), which
-disagrees with FTS5's tokenizers in ways that silently return nothing:
+c0 extracts keywords as runs of Rust's ``char::is_alphanumeric`` (Unicode Alphabetic or
+Numeric) and ``_`` (``keywords.extract_keywords``), which disagrees with FTS5's
+tokenizers in ways that silently return nothing:
 
-* an accent typed in NFD form (``e`` + U+0301) is a separator for ``\\w``, so
+* an accent typed in NFD form (``e`` + U+0301) is not Alphabetic, so c0 splits there:
   ``école`` becomes ``cole`` while unicode61 indexes ``ecole``;
 * ``"İ".lower()`` is ``i`` + U+0307, so ``İstanbul`` becomes ``stanbul`` while
   unicode61 indexes ``istanbul``;
-* vowel signs and viramas of Devanagari and similar scripts are separators for
-  ``\\w`` (and for unicode61 too): ``हिन्दी`` becomes the single letters ``ह न द``,
-  searched as three unrelated keywords;
+* viramas of Devanagari and similar scripts and Thai tone marks are not Alphabetic
+  (vowel signs are: ``भाषा`` is one keyword), so c0 splits ``हिन्दी`` into ``हिन`` and
+  ``दी``, searched as two unrelated keywords (unicode61 splits at every mark, vowel
+  signs too, but reads a keyword the same way, as a phrase);
 * the trigram tokenizer never matches a keyword shorter than 3 characters
   (``东京``, ``Go``, ``JS``).
 
@@ -201,7 +203,7 @@ def c0_misses(db: Any, tokenizer: str, query: str, keywords: list[str] | None = 
             f"characters ({', '.join(short)}); search.keywords='index' matches them by LIKE"
         ]
     if query.isascii():
-        return []  # ASCII: \w and unicode61 split and fold alike
+        return []  # ASCII: c0 and unicode61 split and fold alike
     clause = _TOKENIZE.get(tokenizer, "unicode61") or "unicode61"
     words = _unique([w for w in query_words(query) if keep_word(w)])
     wanted = _phrases(db, clause, words)

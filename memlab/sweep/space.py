@@ -33,7 +33,6 @@ import numpy as np
 
 from memlab.config import SearchConfig, config_hash, flatten, to_dict, with_overrides
 from memlab.errors import ConfigError, unknown_name
-from memlab.search.scoring import get_strategy
 from memlab.sources import KNOWN_SOURCES
 from memlab.sweep.indexes import INDEX_AXES, check_index_value, split_overrides
 
@@ -202,8 +201,7 @@ def _check_value(base: SearchConfig, key: str, value: Any) -> None:
     if key in INDEX_AXES:
         check_index_value(key, value)
         return
-    config = with_overrides(base, {key: value})
-    get_strategy(config.strategy)  # strategy names are checked here, not by the config
+    with_overrides(base, {key: value})  # the config checks every value, strategy names too
 
 
 def _check_distribution(key: str, spec: Mapping[str, Any]) -> None:

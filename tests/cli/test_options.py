@@ -99,3 +99,20 @@ def test_a_value_reads_as_yaml_reads_it() -> None:
         expected = yaml.safe_load(text)
         got = parse_value(text)
         assert got == expected and type(got) is type(expected), text
+
+
+def test_choices_and_help_come_from_the_registries() -> None:
+    """--tokenizer's choices, --strategy's and --runs' help list the registries' names."""
+    from memlab.config import STRATEGY_NAMES, TOKENIZERS
+    from memlab.eval.runs import RANKERS
+
+    parser = build_parser()
+    subs = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+
+    def option(command: str, flag: str) -> argparse.Action:
+        return next(a for a in subs.choices[command]._actions if flag in a.option_strings)
+
+    assert tuple(option("index", "--tokenizer").choices or ()) == TOKENIZERS
+    assert f"merge strategy: {', '.join(STRATEGY_NAMES)}" == option("search", "--strategy").help
+    for command in ("compare", "pool"):
+        assert f"{', '.join(RANKERS)}, ranker@profile" in str(option(command, "--runs").help)

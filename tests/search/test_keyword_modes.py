@@ -1,7 +1,8 @@
 """Query keywords and the index's tokenizer (issue 12, item 7; issue 13, item 10).
 
-c0's ``\\w`` keywords miss NFD accents, Turkish İ and (under the trigram tokenizer)
-every keyword shorter than 3 characters; they split Devanagari into letters. The
+c0's keywords (runs of Rust's ``char::is_alphanumeric``) miss NFD accents, Turkish İ
+and (under the trigram tokenizer) every keyword shorter than 3 characters; they split
+Devanagari words at viramas, but keep vowel signs inside a word (issue 31). The
 default keeps c0's results and marks those searches degraded with the reason;
 ``keywords = "index"`` reads the query with the index's own tokenizer (and a LIKE
 fallback for short trigram keywords) and finds them. Real SQLite throughout.
@@ -18,6 +19,7 @@ from memlab.errors import ConfigError
 from memlab.eval.runs import keyword_mode
 from memlab.search.candidates import gather
 from memlab.search.candidates_batch import build_batch
+from memlab.search.keywords import extract_keywords
 from memlab.search.pipeline import hits_of, search
 from memlab.search.ranking import rank_batch
 from memlab.store.store import MemoryStore
@@ -67,16 +69,33 @@ def test_turkish_dotted_capital_i(store: MemoryStore) -> None:
     assert files(search(store, "İstanbul", INDEX, T0, record_access=False)) == {"istanbul.md"}
 
 
-def test_devanagari_is_split_into_letters_by_c0(store: MemoryStore) -> None:
-    """c0 (and unicode61) split हिन्दी into the letters ह न द: any text with those letters
-    matches. The option searches the word as a phrase (unicode61) or substring (trigram)."""
+def test_devanagari_is_split_at_the_virama_by_c0(store: MemoryStore) -> None:
+    """c0 splits हिन्दी at its virama into हिन and दी; unicode61 reads दी as the letter द,
+    found in any text with it. The option searches the word as a phrase (unicode61) or
+    substring (trigram)."""
+    assert extract_keywords("हिन्दी") == ["हिन", "दी"]
     c0 = search(store, "हिन्दी", C0, T0, record_access=False)
     found = files(search(store, "हिन्दी", INDEX, T0, record_access=False))
     if store.index.tokenizer == "trigram":
-        assert files(c0) == set() and c0.degraded  # single letters: shorter than 3
+        assert files(c0) == {"hindi.md"} and c0.degraded  # दी: shorter than 3
     else:
         assert files(c0) == {"hindi.md", "letters.md"} and c0.degraded
     assert found == {"hindi.md"}
+
+
+@pytest.mark.parametrize("tokenizer", ["unicode61", "porter", "trigram"])
+def test_vowel_signs_stay_inside_a_c0_keyword(tmp_path: Path, tokenizer: str) -> None:
+    """Issue 31: भाषा (bhāṣā) and भारत (bhārat) share the letter भ and the vowel sign ा.
+    c0 keeps भाषा whole (the vowel sign is Alphabetic), so it finds only its own note."""
+    root = tmp_path / "memory"
+    write(root, "bhasha.md", "# Language\n\nहिन्दी भाषा सीखना है।\n")
+    write(root, "bharat.md", "# Country\n\nभारत एक देश है।\n")
+    assert extract_keywords("भाषा") == ["भाषा"]
+    with MemoryStore.open(root, index_path=tmp_path / "i.sqlite", tokenizer=tokenizer) as store:
+        store.build(now=T0)
+        c0 = search(store, "भाषा", C0, T0, record_access=False)
+        assert files(c0) == {"bhasha.md"} and not c0.degraded
+        assert files(search(store, "भारत", C0, T0, record_access=False)) == {"bharat.md"}
 
 
 @pytest.mark.parametrize("query", ["东京", "Go", "JS"])
