@@ -17,13 +17,17 @@ rows. c0 swallows SQL errors silently; memlab reports them.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 from memlab.embeddings.base import EmbeddingProvider, checked_embed
 from memlab.errors import EmbeddingError
 from memlab.search import degraded
-from memlab.search.candidates_batch import CandidateRow, QueryCandidates
+from memlab.search.candidates_batch import ABSENT, CandidateRow, QueryCandidates
+from memlab.search.content import is_content_free
 from memlab.search.query_terms import KeywordPlan, plan_keywords, printable_query
 from memlab.sources import EVERGREEN_SOURCES
 from memlab.store import vectors
@@ -45,18 +49,90 @@ _SUPPLEMENT_SQL = (
 )
 LIKE_RANK = -1e-9
 _FEATURES_SQL = (
-    "SELECT rowid, id, path, start_line, end_line, text, source, created_at, access_count "
-    "FROM chunks WHERE {key} IN ({marks})"
+    "SELECT rowid, id, path, start_line, end_line, text, source, created_at, access_count, "
+    "content_free FROM chunks WHERE {key} IN ({marks})"
 )
+# The columns of a gathered row (``Gathered.rows``): the chunk's features as ``_FEATURES_SQL``
+# reads them, then the row's signals (NaN rank or distance, ``ABSENT`` position: not in
+# that list).
+(ROWID, CHUNK_ID, PATH, START, END, TEXT, SOURCE, CREATED, ACCESS, CONTENT_FREE) = range(10)
+(FTS_RANK, FTS_POS, SUPP_POS, DISTANCE, VEC_POS) = range(10, 15)
+_NO_VECTOR = (math.nan, ABSENT)
 
 
-def _features(db: Any, key: str, values: list[Any]) -> dict[Any, tuple[Any, ...]]:
-    out: dict[Any, tuple[Any, ...]] = {}
+@dataclass
+class Gathered:
+    """One query's candidates as ``gather_rows`` reads them: a list per row, the columns
+    above, in no particular order (a live search ranks these without building a
+    ``CandidateRow`` per row; ``candidates()`` gives ``gather``'s form)."""
+
+    query: str
+    limit: int
+    rows: list[list[Any]]
+    degraded: bool = False
+    reasons: list[str] = field(default_factory=list)
+    settled: list[str] = field(default_factory=list)  # QueryCandidates.settled
+    vector_used: bool = False
+
+    @classmethod
+    def of(cls, found: QueryCandidates) -> Gathered:
+        """``found`` as rows (rowids numbered here, ``content_free`` from each text)."""
+        rows = [
+            [
+                rowid,
+                r.chunk_id,
+                r.path,
+                r.start_line,
+                r.end_line,
+                r.text,
+                r.source,
+                r.created_at,
+                r.access_count,
+                int(is_content_free(r.text, r.source)),
+                r.fts_rank,
+                r.fts_pos,
+                r.supp_pos,
+                r.distance,
+                r.vec_pos,
+            ]
+            for rowid, r in enumerate(found.rows, start=1)
+        ]
+        out = cls(found.query, found.limit, rows, found.degraded, list(found.reasons))
+        out.settled, out.vector_used = list(found.settled), found.vector_used
+        return out
+
+    def candidates(self, query_id: str = "q") -> QueryCandidates:
+        """These candidates as ``QueryCandidates``, rows sorted by chunk id."""
+        rows = [
+            CandidateRow(
+                chunk_id=r[CHUNK_ID],
+                path=r[PATH],
+                start_line=int(r[START]),
+                end_line=int(r[END]),
+                text=r[TEXT],
+                source=r[SOURCE],
+                created_at=float(r[CREATED]),
+                access_count=int(r[ACCESS]),
+                fts_rank=r[FTS_RANK],
+                fts_pos=r[FTS_POS],
+                supp_pos=r[SUPP_POS],
+                distance=r[DISTANCE],
+                vec_pos=r[VEC_POS],
+            )
+            for r in sorted(self.rows, key=itemgetter(CHUNK_ID))
+        ]
+        out = QueryCandidates(query_id, self.query, self.limit, rows, self.degraded)
+        out.reasons, out.settled = list(self.reasons), list(self.settled)
+        out.vector_used = self.vector_used
+        return out
+
+
+def _features(db: Any, key: str, values: list[Any]) -> list[tuple[Any, ...]]:
+    out: list[tuple[Any, ...]] = []
     for start in range(0, len(values), 500):
         part = values[start : start + 500]
         sql = _FEATURES_SQL.format(key=key, marks=",".join("?" * len(part)))
-        for row in db.execute(sql, part):
-            out[row[0] if key == "rowid" else row[1]] = row
+        out += db.execute(sql, part).fetchall()
     return out
 
 
@@ -80,9 +156,35 @@ def gather(
     says the index holds no evergreen chunk (``has_evergreen_rows``): the supplement,
     which could find nothing, is not asked — unless the FTS list failed, so that both
     failures are reported as before."""
+    found = gather_rows(
+        index,
+        query,
+        limit,
+        embedder=embedder,
+        use_vectors=use_vectors,
+        supplement=supplement,
+        keywords=keywords,
+        knn=knn,
+        evergreen_rows=evergreen_rows,
+    )
+    return found.candidates(query_id)
+
+
+def gather_rows(
+    index: MemoryIndex,
+    query: str,
+    limit: int,
+    *,
+    embedder: EmbeddingProvider | None = None,
+    use_vectors: bool = True,
+    supplement: bool = True,
+    keywords: str = "c0",
+    knn: Knn | None = None,
+    evergreen_rows: bool = True,
+) -> Gathered:
+    """``gather``'s candidates as plain rows (``Gathered``), for one live query."""
     query = printable_query(query)
-    result = QueryCandidates(query_id, query, limit, [])
-    fts: dict[int, dict[str, Any]] = {}
+    result = Gathered(query, limit, [])
     try:
         plan = plan_keywords(index.db, index.tokenizer, query, keywords)
     except index.connection.Error as exc:
@@ -91,21 +193,26 @@ def gather(
     for reason in plan.misses:
         _degrade(result, reason)
     result.settled = list(plan.misses)
+    # rowid -> [rank, position in the FTS list, position in the supplement]
+    fts: dict[int, list[Any]] = {}
     if plan.match is not None or plan.like:
         failures = len(result.reasons)
         main = _text_rows(index, plan, limit, result, evergreen=False)
         for pos, (rowid, rank) in enumerate(main):
-            fts[rowid] = {"fts_rank": rank, "fts_pos": pos}
+            fts[rowid] = [rank, pos, ABSENT]
         if supplement and (evergreen_rows or len(result.reasons) > failures):
             extra = _text_rows(index, plan, limit, result, evergreen=True)
             for pos, (rowid, rank) in enumerate(extra):
-                fts.setdefault(rowid, {"fts_rank": rank})["supp_pos"] = pos
-    rows: dict[str, CandidateRow] = {}
-    for rowid, feat in _features(index.db, "rowid", list(fts)).items():
-        rows[feat[1]] = _row(feat, **fts[rowid])
+                if rowid in fts:
+                    fts[rowid][2] = pos
+                else:
+                    fts[rowid] = [rank, ABSENT, pos]
+    if fts:
+        result.rows = [
+            [*feat, *fts[feat[ROWID]], *_NO_VECTOR] for feat in _features(index.db, "rowid", [*fts])
+        ]
     if use_vectors and embedder is not None:
-        _vector_candidates(index, query, limit, embedder, result, rows, knn)
-    result.rows = sorted(rows.values(), key=lambda r: r.chunk_id)
+        _vector_candidates(index, query, limit, embedder, result, knn)
     return result
 
 
@@ -121,7 +228,7 @@ def has_evergreen_rows(index: MemoryIndex) -> bool:
 
 
 def _text_rows(
-    index: MemoryIndex, plan: KeywordPlan, limit: int, result: QueryCandidates, *, evergreen: bool
+    index: MemoryIndex, plan: KeywordPlan, limit: int, result: Gathered, *, evergreen: bool
 ) -> list[tuple[int, float]]:
     """One text list's (rowid, rank) rows; an SQL error degrades the result and yields none."""
     what = "evergreen supplement query" if evergreen else "FTS query"
@@ -172,8 +279,7 @@ def _vector_candidates(
     query: str,
     limit: int,
     embedder: EmbeddingProvider,
-    result: QueryCandidates,
-    rows: dict[str, CandidateRow],
+    result: Gathered,
     knn: Knn | None = None,
 ) -> None:
     if not index.connection.vec_loaded:
@@ -193,32 +299,19 @@ def _vector_candidates(
         _degrade(result, f"vector query failed ({exc}); FTS-only")
         return
     result.vector_used = True
+    rows = {row[CHUNK_ID]: row for row in result.rows}
     missing = [cid for cid, _ in hits if cid not in rows]
-    feats = _features(index.db, "id", missing)
+    feats = {feat[CHUNK_ID]: feat for feat in _features(index.db, "id", missing)}
     for pos, (cid, distance) in enumerate(hits):
         if cid in rows:  # built above for this query alone: completed in place
-            base = rows[cid]
-            base.distance, base.vec_pos = distance, pos
+            rows[cid][DISTANCE], rows[cid][VEC_POS] = distance, pos
         elif cid in feats:
-            rows[cid] = _row(feats[cid], distance=distance, vec_pos=pos)
+            row = [*feats[cid], math.nan, ABSENT, ABSENT, distance, pos]
+            rows[cid] = row
+            result.rows.append(row)
 
 
-def _row(feat: tuple[Any, ...], **signals: Any) -> CandidateRow:
-    _, cid, path, start, end, text, source, created, access = feat
-    return CandidateRow(
-        chunk_id=cid,
-        path=path,
-        start_line=int(start),
-        end_line=int(end),
-        text=text,
-        source=source,
-        created_at=float(created),
-        access_count=int(access),
-        **signals,
-    )
-
-
-def _degrade(result: QueryCandidates, reason: str) -> None:
+def _degrade(result: Gathered, reason: str) -> None:
     result.degraded = True
     result.reasons.append(reason)
     degraded.report(reason)

@@ -18,8 +18,17 @@ from typing import Any
 
 from memlab.config import MemlabConfig, SearchConfig
 from memlab.errors import ConfigError
-from memlab.search.candidates import gather
-from memlab.search.candidates_batch import CandidateRow, build_batch
+from memlab.search.candidates import (
+    CHUNK_ID,
+    END,
+    PATH,
+    ROWID,
+    SOURCE,
+    START,
+    TEXT,
+    gather_rows,
+)
+from memlab.search.candidates_batch import build_batch
 from memlab.search.ranking import RankedBatch, rank_batch
 from memlab.search.ranking_one import applies, rank_one
 from memlab.search.scoring import candidate_limit
@@ -87,7 +96,7 @@ def search(
         raise ConfigError(f"search time must be a finite number of seconds, got {now!r}")
     report = store.sync(now) if sync else None
     limit = candidate_limit(cfg)
-    candidates = gather(
+    candidates = gather_rows(
         store.index,
         query,
         limit,
@@ -105,12 +114,18 @@ def search(
             candidates.reasons.append(reason)
     ranked = None
     if trace or not applies(cfg):
-        ranked = rank_batch(build_batch([candidates]), cfg, now)
+        ranked = rank_batch(build_batch([candidates.candidates()]), cfg, now)
         hits = hits_of(ranked, 0)
+        rowids = None
     else:  # the same hits, without the arrays only a trace needs
-        hits = [_hit(row, display, raw) for row, display, raw in rank_one(candidates, cfg, now)]
+        best = rank_one(candidates, cfg, now)
+        hits = [_hit(row, display, raw) for row, display, raw in best]
+        rowids = [row[ROWID] for row, _, _ in best]
     if record_access and hits:
-        store.index.record_access([h.chunk_id for h in hits], now)
+        if rowids is not None:
+            store.index.record_access_rows(rowids, now)
+        else:
+            store.index.record_access([h.chunk_id for h in hits], now)
     return SearchResult(
         query=candidates.query,
         hits=hits,
@@ -121,16 +136,17 @@ def search(
     )
 
 
-def _hit(row: CandidateRow, display: float, raw: float) -> Hit:
+def _hit(row: list[Any], display: float, raw: float) -> Hit:
+    """A hit from a row as ``gather_rows`` gives it."""
     return Hit(
-        chunk_id=row.chunk_id,
-        path=row.path,
-        start_line=row.start_line,
-        end_line=row.end_line,
-        source=row.source,
+        chunk_id=row[CHUNK_ID],
+        path=row[PATH],
+        start_line=int(row[START]),
+        end_line=int(row[END]),
+        source=row[SOURCE],
         score=display,
         raw=raw,
-        snippet=row.text,
+        snippet=row[TEXT],
     )
 
 

@@ -26,6 +26,7 @@ from typing import Any
 
 from memlab.config import IndexConfig
 from memlab.safefs import printable_name, utf8_name
+from memlab.search.content import is_content_free
 from memlab.store import vectors
 from memlab.store.chunker import Chunk, content_hashes
 from memlab.store.chunking import chunk_file
@@ -50,6 +51,8 @@ Clock = Callable[[], float]
 # Files per group of a pipelined ``reindex_files`` (≈ 5,000 chunks of the usual size: an
 # FTS statement that long costs no more per row than one for the whole batch).
 PIPELINE_FILES = 250
+# an indexed chunk as a reindex compares it: (rowid, hash, text, source)
+Existing = tuple[int, str, str, str]
 
 
 @dataclass
@@ -320,17 +323,18 @@ class MemoryIndex:
         self._insert_chunks(pending)
         record_files(self.db, files)
 
-    def _existing(self, paths: list[str]) -> dict[str, dict[str, tuple[int, str, str]]]:
-        """path → {chunk id: (rowid, hash, text)} of the chunks indexed for ``paths``."""
-        out: dict[str, dict[str, tuple[int, str, str]]] = {}
+    def _existing(self, paths: list[str]) -> dict[str, dict[str, Existing]]:
+        """path → {chunk id: (rowid, hash, text, source)} of the chunks indexed for
+        ``paths``."""
+        out: dict[str, dict[str, Existing]] = {}
         for start in range(0, len(paths), 500):
             part = paths[start : start + 500]
             sql = (
-                "SELECT path, id, rowid, hash, text FROM chunks "
+                "SELECT path, id, rowid, hash, text, source FROM chunks "
                 f"WHERE path IN ({','.join('?' * len(part))})"
             )
-            for path, cid, rowid, digest, text in self.db.execute(sql, part):
-                out.setdefault(path, {})[cid] = (rowid, digest, text)
+            for path, cid, rowid, digest, text, source in self.db.execute(sql, part):
+                out.setdefault(path, {})[cid] = (rowid, digest, text, source)
         return out
 
     def reindex_contents(
@@ -367,7 +371,7 @@ class MemoryIndex:
         file: FileChunks,
         source: str | None,
         now: float | None,
-        existing: dict[str, tuple[int, str, str]] | None = None,
+        existing: dict[str, Existing] | None = None,
     ) -> FileOutcome:
         now = self.clock() if now is None else now
         rel, read = file.rel, file.read
@@ -412,7 +416,7 @@ class MemoryIndex:
         self,
         rel: str,
         file: FileChunks,
-        existing: dict[str, tuple[int, str, str]],
+        existing: dict[str, Existing],
         source: str,
         now: float,
         created: float,
@@ -425,6 +429,7 @@ class MemoryIndex:
                 (f"{rel}:{i}", rel, c.start_line, c.end_line, c.text, h, source, created, now)
                 for i, (c, h) in enumerate(zip(file.chunks, file.hashes, strict=True))
             ]
+            new_rows = [(*row, is_content_free(row[4], source)) for row in new_rows]
             self._add_rows(new_rows)
             outcome.added = len(new_rows)
             if not new_rows:
@@ -435,13 +440,21 @@ class MemoryIndex:
             cid = f"{rel}:{i}"
             produced.add(cid)
             if cid in existing:
-                rowid, old_hash, old_text = existing[cid]
+                rowid, old_hash, old_text, old_source = existing[cid]
                 if old_hash == digest:
                     continue
                 self.db.execute(
                     "UPDATE chunks SET text = ?, hash = ?, start_line = ?, end_line = ?, "
-                    "updated_at = ? WHERE rowid = ?",
-                    (chunk.text, digest, chunk.start_line, chunk.end_line, now, rowid),
+                    "updated_at = ?, content_free = ? WHERE rowid = ?",
+                    (
+                        chunk.text,
+                        digest,
+                        chunk.start_line,
+                        chunk.end_line,
+                        now,
+                        is_content_free(chunk.text, old_source),  # the row keeps its source
+                        rowid,
+                    ),
                 )
                 self._fts_delete(rowid, old_text)
                 self._fts_insert(rowid, chunk.text)
@@ -449,7 +462,7 @@ class MemoryIndex:
                 outcome.updated += 1
             else:
                 row = (cid, rel, chunk.start_line, chunk.end_line, chunk.text, digest, source)
-                new_rows.append((*row, created, now))
+                new_rows.append((*row, created, now, is_content_free(chunk.text, source)))
         self._add_rows(new_rows)
         outcome.added = len(new_rows)
         stale = [(cid, v[0], v[2]) for cid, v in existing.items() if cid not in produced]
@@ -491,9 +504,11 @@ class MemoryIndex:
     def _insert_chunks(
         self, rows: list[tuple[Any, ...]], during_fts: Callable[[], Any] | None = None
     ) -> Any:
-        """Insert new chunk rows, then their FTS rows from the rows just written, each in
-        one statement (AUTOINCREMENT numbers the new rows on from the table's sequence,
-        one by one, so they are one range of rowids: the texts are not bound twice).
+        """Insert new chunk rows (``_apply_chunks``'s: the columns of ``chunks`` from ``id``
+        to ``updated_at``, then ``content_free``), then their FTS rows from the rows just
+        written, each in one statement (AUTOINCREMENT numbers the new rows on from the
+        table's sequence, one by one, so they are one range of rowids: the texts are not
+        bound twice).
 
         ``during_fts`` is called just before the FTS statement (``reindex_files`` starts
         reading the next files there); what it returned is returned."""
@@ -503,7 +518,7 @@ class MemoryIndex:
         first = self._sequence() + 1
         self.db.executemany(
             "INSERT INTO chunks(id, path, start_line, end_line, text, hash, source, "
-            "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "created_at, updated_at, content_free) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             rows,
         )
         last = first + len(rows) - 1
@@ -558,6 +573,25 @@ class MemoryIndex:
                 "UPDATE chunks SET access_count = access_count + 1, last_accessed = ? WHERE id = ?",
                 ids,
             )
+        self._access_changes += self.db.total_changes - before  # not a change of content
+
+    def record_access_rows(self, rowids: Sequence[int], now: float | None = None) -> None:
+        """``record_access`` of the chunks with these distinct rowids (as a search read
+        them): one statement by primary key rather than one per chunk by id."""
+        if len(set(rowids)) != len(rowids):
+            raise ValueError("record_access_rows takes each rowid once")
+        if not rowids:
+            return
+        when = self.clock() if now is None else now
+        before = self.db.total_changes
+        with self.transaction():
+            for start in range(0, len(rowids), 500):
+                part = rowids[start : start + 500]
+                self.db.execute(
+                    "UPDATE chunks SET access_count = access_count + 1, last_accessed = ? "
+                    f"WHERE rowid IN ({','.join('?' * len(part))})",
+                    (when, *part),
+                )
         self._access_changes += self.db.total_changes - before  # not a change of content
 
     # ------------------------------------------------------------------ reading

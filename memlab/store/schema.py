@@ -8,7 +8,9 @@ written by a newer memlab is refused with a clear error.
 Beyond c0's schema memlab adds a ``files`` table (size and mtime of every
 indexed file, when it was read, and why it was skipped if it was) so that
 opening a store can find files changed while nothing was watching, and a bad
-file is warned about once per change.
+file is warned about once per change; and a ``content_free`` column on ``chunks``
+(SPEC §4.3 step 1, which depends only on a chunk's text and source), written with
+the row so that a search does not re-read every candidate's text to filter it.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ from typing import Any
 
 from memlab.config import ChunkingConfig, to_dict
 from memlab.errors import SchemaMismatchError
+from memlab.search.content import is_content_free
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 TOKENIZE_CLAUSES = {
     "unicode61": "unicode61",
     "porter": "porter unicode61",
@@ -75,7 +78,30 @@ def _migration_3(conn: Any, tokenizer: str) -> None:
     conn.execute("ALTER TABLE files ADD COLUMN skipped TEXT")
 
 
-MIGRATIONS: list[Callable[[Any, str], None]] = [_migration_1, _migration_2, _migration_3]
+def _migration_4(conn: Any, tokenizer: str) -> None:
+    # content_free: is_content_free(text, source), kept with the row (index.py writes it
+    # with every insert and text update); existing rows are filled here, in this
+    # migration's transaction, so a search never reads an unfilled row.
+    conn.execute("ALTER TABLE chunks ADD COLUMN content_free INTEGER NOT NULL DEFAULT 0")
+    fill_content_free(conn)
+
+
+def fill_content_free(conn: Any) -> int:
+    """Set ``chunks.content_free`` from every row's text and source; how many rows are
+    content-free."""
+    rows = conn.execute("SELECT rowid, text, source FROM chunks")
+    free = [(rowid,) for rowid, text, source in rows if is_content_free(text, source)]
+    conn.execute("UPDATE chunks SET content_free = 0 WHERE content_free != 0")
+    conn.executemany("UPDATE chunks SET content_free = 1 WHERE rowid = ?", free)
+    return len(free)
+
+
+MIGRATIONS: list[Callable[[Any, str], None]] = [
+    _migration_1,
+    _migration_2,
+    _migration_3,
+    _migration_4,
+]
 
 
 def get_meta(conn: Any, key: str) -> str | None:

@@ -2,7 +2,8 @@
 the race tests use it after every kill and every run.)
 
 Checks ``PRAGMA integrity_check``, FTS5's own integrity check, the chunk ids and
-hashes against a fresh chunking of every file, and the FTS index term by term
+hashes against a fresh chunking of every file, every row's ``content_free`` flag against
+its text and source, and the FTS index term by term
 (document and occurrence counts) against the same texts indexed afresh.
 """
 
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from memlab.config import IndexConfig
+from memlab.search.content import is_content_free
 from memlab.store.chunker import chunk_markdown
 from memlab.store.connection import open_connection
 from memlab.store.files import FileText, read_memory_file
@@ -58,6 +60,10 @@ def index_problems(root: Path, workspace: str | None, index_path: Path) -> list[
         for cid in sorted(set(want) & set(have)):
             if want[cid][0] != have[cid]:
                 problems.append(f"stale chunk {cid}")
+        rows = db.execute("SELECT id, text, source, content_free FROM chunks ORDER BY id")
+        for cid, text, source, free in rows:
+            if bool(free) != is_content_free(text, source):
+                problems.append(f"chunk {cid}: content_free is {free}, its text says otherwise")
         tokenizer = get_meta(db, "tokenizer") or "unicode61"
         if _vocab(db, "main", "chunks_fts") != _fresh_vocab(db, tokenizer, want):
             problems.append("the FTS index does not hold exactly the chunk texts on disk")

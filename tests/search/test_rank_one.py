@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 from memlab.config import SearchConfig, with_overrides
+from memlab.search.candidates import CHUNK_ID, Gathered
 from memlab.search.candidates_batch import ABSENT, CandidateRow, QueryCandidates, build_batch
 from memlab.search.pipeline import hits_of, search
 from memlab.search.ranking import rank_batch
@@ -92,7 +93,8 @@ def assert_same(found: QueryCandidates, cfg: SearchConfig, now: float) -> int:
     ranked = rank_batch(build_batch([found]), cfg, now)
     want = [(h.chunk_id, bits(h.score), bits(h.raw)) for h in hits_of(ranked, 0)]
     got = [
-        (row.chunk_id, bits(display), bits(raw)) for row, display, raw in rank_one(found, cfg, now)
+        (row[CHUNK_ID], bits(display), bits(raw))
+        for row, display, raw in rank_one(Gathered.of(found), cfg, now)
     ]
     assert got == want, cfg
     return len(got)
@@ -115,8 +117,8 @@ def test_ties_go_to_the_smaller_chunk_id() -> None:
     ]
     found = QueryCandidates("q", "query", 18, rows)
     cfg = SearchConfig(vectors=False, min_score=0.0)
-    hits = rank_one(found, cfg, NOW)
-    assert [row.chunk_id for row, _, _ in hits] == ["c0", "c1", "c2", "c3"]
+    hits = rank_one(Gathered.of(found), cfg, NOW)
+    assert [row[CHUNK_ID] for row, _, _ in hits] == ["c0", "c1", "c2", "c3"]
     assert assert_same(found, cfg, NOW) == 4
 
 
