@@ -15,6 +15,7 @@ from memlab.dream.sim import load_events, simulate
 from memlab.dream.sim.params import SimParams
 from memlab.dream.sim.planner import (
     call_seconds,
+    flight_levels,
     freshness_histogram,
     hist_max,
     hist_quantile,
@@ -30,6 +31,19 @@ def test_calls_in_flight_at_each_second() -> None:
     first, stop = call_seconds([T + 0.5, T + 1, T + 10], [T + 2.0, T + 3.2, T + 12], T)
     assert first.tolist() == [1, 1, 10] and stop.tolist() == [2, 4, 12]
     assert in_flight(first, stop, 11).tolist() == [0, 2, 1, 1, 0, 0, 0, 0, 0, 0, 1]
+    assert flight_levels(first, stop, 11).tolist() == [7, 3, 1]  # seconds at 0, 1, 2 calls
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_flight_levels_count_the_seconds_of_each_level(seed: int) -> None:
+    """The histogram of calls in flight from the change points equals the one counted
+    second by second (calls before, across and after the horizon, empty and instant)."""
+    rng = np.random.default_rng(seed)
+    seconds = int(rng.integers(1, 400))
+    first = rng.integers(-50, seconds + 50, int(rng.integers(0, 60)))
+    stop = first + rng.integers(0, 80, len(first))
+    expected = np.bincount(in_flight(first, stop, seconds))
+    np.testing.assert_array_equal(flight_levels(first, stop, seconds), expected)
 
 
 def test_histogram_quantiles_are_values_that_occurred() -> None:

@@ -1,4 +1,4 @@
-"""The capacity simulator: closed form, summary, replay, sweeps, plots, search helper."""
+"""The capacity simulator: closed form, summary, replay, sweeps, plots."""
 
 from __future__ import annotations
 
@@ -7,13 +7,10 @@ from pathlib import Path
 import matplotlib
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from memlab.config import DreamConfig, profile
 from memlab.dream.sim import Fleet, load_events, simulate, sweep
 from memlab.dream.sim.params import SimParams
-from memlab.dream.sim.search import first_true
 from memlab.dream.sim.sessions import generate_sessions
 from memlab.dream.sim.theory import expected_hours_between_runs, expected_sessions_per_run
 from memlab.errors import ConfigError, DatasetError
@@ -170,18 +167,6 @@ def test_concurrency_limit_is_respected() -> None:
                             key=lambda e: (e[0], e[1]))  # fmt: skip
             running = np.cumsum([d for _, d in events])
             assert running.max(initial=0) <= slots
-
-
-@given(st.lists(st.lists(st.booleans(), max_size=12), min_size=1, max_size=8), st.data())
-def test_first_true_matches_a_linear_scan(rows: list[list[bool]], data: st.DataObject) -> None:
-    flat = np.array([v for row in rows for v in sorted(row)], dtype=bool)  # monotone per row
-    ends = np.cumsum([len(r) for r in rows])
-    starts = ends - [len(r) for r in rows]
-    lo = np.array([data.draw(st.integers(a, b)) for a, b in zip(starts, ends, strict=True)])
-    got = first_true(lambda r, i: flat[i], lo, ends)
-    for r, (a, b) in enumerate(zip(lo, ends, strict=True)):
-        expected = next((i for i in range(a, b) if flat[i]), b)
-        assert got[r] == expected
 
 
 def test_blocks_are_invisible(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,10 +1,12 @@
-"""The vectorised simulator and the compiled one (``sim.kernel``, which ``simulate`` runs)
-equal, run for run, an event-by-event reference that calls Dream's own gate, input, lock
-and response functions (``memlab.dream.sim.reference``)."""
+"""The simulator's engine (``sim.kernel``, which ``simulate`` runs) equals, run for run,
+an event-by-event reference that calls Dream's own gate, input, lock and response
+functions (``memlab.dream.sim.reference``)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -12,12 +14,11 @@ import pytest
 from memlab.config import DreamConfig
 from memlab.dream.gates import periodic_check_times
 from memlab.dream.sim import load_events
-from memlab.dream.sim.engine import simulate_trace
 from memlab.dream.sim.kernel import simulate_trace_compiled
 from memlab.dream.sim.params import SimParams
 from memlab.dream.sim.reference import reference_trace
 from memlab.dream.sim.sessions import generate_sessions
-from memlab.dream.sim.state import COLUMNS
+from memlab.dream.sim.state import COLUMNS, FAILED
 from memlab.dream.sim.trace import MANUAL, TICK, build_trace
 
 
@@ -49,47 +50,34 @@ def random_case(seed: int) -> tuple[SimParams, DreamConfig]:
 def assert_equal_runs(params: SimParams, config: DreamConfig, sessions: object = None) -> int:
     s = generate_sessions(params) if sessions is None else sessions
     trace = build_trace(s, config, params)  # type: ignore[arg-type]
-    read = {name: np.full(len(trace.log_t), np.inf) for name in ("ref", "vec", "compiled")}
+    read = {name: np.full(len(trace.log_t), np.inf) for name in ("ref", "compiled")}
     slow, slow_counters = reference_trace(trace, config, params, consolidated=read["ref"])
-    vectorised, vectorised_counters = simulate_trace(
-        trace, config, params, consolidated=read["vec"]
-    )
-    order = np.argsort(vectorised["trigger"], kind="stable")
-    vectorised = {c: v[order] for c, v in vectorised.items()}
-    compiled, compiled_counters = simulate_trace_compiled(
+    compiled, counters = simulate_trace_compiled(
         trace, config, params, consolidated=read["compiled"]
     )
-    # when each log was first read by a completed run (freshness): the same in all three
-    np.testing.assert_array_equal(read["vec"], read["ref"], err_msg="vectorised: first read")
-    np.testing.assert_array_equal(read["compiled"], read["ref"], err_msg="compiled: first read")
-    for name, fast, counters in (("vectorised", vectorised, vectorised_counters),
-                                 ("compiled", compiled, compiled_counters)):  # fmt: skip
-        for column in COLUMNS:
-            np.testing.assert_array_equal(
-                np.asarray(fast[column], dtype=float),
-                np.asarray(slow[column], dtype=float),
-                err_msg=f"{name}: column {column}",
-            )
-        assert set(counters) == set(slow_counters)
-        for counter, values in counters.items():
-            np.testing.assert_array_equal(
-                values, slow_counters[counter], err_msg=f"{name}: counter {counter}"
-            )
-    for column in COLUMNS:  # the same values and types: the compiled engine replaces the other
-        assert compiled[column].dtype == vectorised[column].dtype, column
-        np.testing.assert_array_equal(compiled[column], vectorised[column], err_msg=column)
+    # when each log was first read by a completed run (freshness): the same in both
+    np.testing.assert_array_equal(read["compiled"], read["ref"], err_msg="first read")
+    for column in COLUMNS:
+        np.testing.assert_array_equal(
+            np.asarray(compiled[column], dtype=float),
+            np.asarray(slow[column], dtype=float),
+            err_msg=f"column {column}",
+        )
+    assert set(counters) == set(slow_counters)
+    for counter, values in counters.items():
+        np.testing.assert_array_equal(values, slow_counters[counter], err_msg=counter)
     return len(slow["user"])
 
 
 @pytest.mark.parametrize("seed", range(60))
-def test_vectorised_equals_reference_on_random_traces(seed: int) -> None:
+def test_the_engine_equals_the_reference_on_random_traces(seed: int) -> None:
     params, config = random_case(seed)
     assert_equal_runs(params, config)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(60, 400))
-def test_vectorised_equals_reference_many_more(seed: int) -> None:
+def test_the_engine_equals_the_reference_many_more(seed: int) -> None:
     params, config = random_case(seed)
     assert_equal_runs(params, config)
 
@@ -100,7 +88,7 @@ def test_the_random_cases_reach_every_path() -> None:
     for seed in range(60):
         params, config = random_case(seed)
         trace = build_trace(generate_sessions(params), config, params)
-        cols, counters = simulate_trace(trace, config, params)
+        cols, counters = simulate_trace_compiled(trace, config, params)
         for code, name in enumerate(("failed", "busy", "nothing", "completed", "stale")):
             seen[name] = seen.get(name, 0) + int((cols["outcome"] == code).sum())
         for name in ("duplicate", "truncated", "kept_active"):
@@ -147,60 +135,101 @@ def test_periodic_checks_match_the_gate_module(seed: int) -> None:
         assert got == pytest.approx(expected, abs=6e-4)
 
 
+def _plain_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every compiled function of the loop run as plain Python: numpy checks every index
+    (compiled code does not)."""
+    from memlab.dream.sim import loop
+
+    for name in dir(loop):
+        py_func = getattr(getattr(loop, name), "py_func", None)
+        if py_func is not None:
+            monkeypatch.setattr(loop, name, py_func)
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_the_compiled_engine_reads_in_bounds(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The kernel's loop run as plain Python (numpy checks every index; compiled code does
-    not): an index one past a user's triggers or logs fails here instead of reading the
-    next user's, and the results are those of the compiled kernel."""
-    from memlab.dream.sim import kernel
-
+    """The loop run as plain Python: an index one past a user's triggers or logs fails
+    here instead of reading the next user's, and the results are those compiled."""
     params, config = random_case(seed)
     trace = build_trace(generate_sessions(params), config, params, seed % 5)
     compiled, compiled_counters = simulate_trace_compiled(trace, config, params)
-    monkeypatch.setattr(kernel, "_run", kernel._run.py_func)
+    _plain_python(monkeypatch)
     with np.errstate(over="ignore"):  # the hash's uint64 products wrap, as compiled
         plain, plain_counters = simulate_trace_compiled(trace, config, params)
     for column in COLUMNS:
+        assert plain[column].dtype == compiled[column].dtype, column
         np.testing.assert_array_equal(plain[column], compiled[column], err_msg=column)
     for name, values in compiled_counters.items():
         np.testing.assert_array_equal(plain_counters[name], values, err_msg=name)
 
 
-def test_settings_the_kernel_cannot_take_as_they_are_use_the_vectorised_engine(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A fractional byte cap is not truncated to fit the kernel's integer argument: such
-    settings run the vectorised engine, whose numbers are the reference's."""
-    from memlab.dream.sim import kernel
-
-    def no_kernel(*args: object) -> None:
-        raise AssertionError("the kernel would truncate max_input_bytes")
-
-    monkeypatch.setattr(kernel, "_run", no_kernel)
+def test_fractional_settings_are_not_truncated() -> None:
+    """A fractional byte cap or session gate is applied as it is (not truncated to an
+    integer): the engine's numbers are the reference's, and differ from the whole
+    numbers' below."""
     params = SimParams(users=4, days=3, sessions_per_day=20.0, seed=3)
     config = DreamConfig(min_hours=0.0, min_sessions=1, max_input_bytes=5000.5)  # type: ignore[arg-type]
     assert assert_equal_runs(params, config) > 10
+    gate = DreamConfig(min_hours=0.0, min_sessions=1.5)  # type: ignore[arg-type]
+    assert assert_equal_runs(params, gate) > 10
+    trace = build_trace(generate_sessions(params), gate, params)
+    halves = simulate_trace_compiled(trace, gate, params)[1]["too_few"].sum()
+    whole = replace(gate, min_sessions=1)
+    assert halves > simulate_trace_compiled(trace, whole, params)[1]["too_few"].sum()
 
 
-def test_users_too_big_for_the_kernels_buffers_use_the_vectorised_engine(
-    monkeypatch: pytest.MonkeyPatch,
+def test_fractional_memory_settings_keep_the_bytes_and_answers_as_floats() -> None:
+    """A fractional existing-memory cap makes the memory block, so the bytes a failed
+    call sent and the answers, fractional: float64 columns; what MEMORY.md holds and a
+    call in flight remembers is truncated to whole bytes."""
+    params = SimParams(users=6, days=4, sessions_per_day=12.0, seed=5, memory_bytes=20000,
+                       model_failure_rate=0.2)  # fmt: skip
+    config = DreamConfig(min_hours=0.0, min_sessions=1, max_existing_bytes=1500.5,  # type: ignore[arg-type]
+                         max_response_chars=2500.75)  # type: ignore[arg-type]  # fmt: skip
+    trace = build_trace(generate_sessions(params), config, params)
+    cols, _ = simulate_trace_compiled(trace, config, params)
+    failed = cols["outcome"] == FAILED
+    assert failed.any() and (~failed).any()
+    assert cols["input_bytes"].dtype == cols["response_chars"].dtype == np.float64
+    assert (cols["input_bytes"][failed] % 1 == 0.5).any()  # the block: 1500.5 + its header
+    assert (cols["input_bytes"][~failed] % 1 == 0).all()  # remembered in whole bytes
+    assert (cols["response_chars"][~failed] % 1 == 0.5).any()
+    assert cols["memory_chars"].dtype == np.int64
+    assert (cols["memory_chars"][cols["truncated"] == 1] == 2500).all()
+    assert cols["truncated"].sum() > 0
+
+
+@pytest.mark.parametrize("seed", [4, 9])
+def test_users_outgrowing_the_engines_buffers_run_again_with_more_room(
+    seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from memlab.dream.sim import kernel
+    """One call in flight and one /dream log of room at first: every user who needs more
+    makes the engine grow its buffers and run them again, with the reference's results
+    (compiled, and in plain Python where an index past a buffer fails)."""
+    from memlab.dream.sim import kernel, layout
 
-    def no_kernel(*args: object) -> None:
-        raise AssertionError("the kernel has no room for these /dream calls")
+    monkeypatch.setattr(kernel, "CALL_SLOTS", 1)
+    monkeypatch.setattr(kernel, "MANUAL_SLOTS", 1)
+    grown: list[int] = []
+    grow = kernel._grown
 
-    monkeypatch.setattr(kernel, "_run", no_kernel)
-    monkeypatch.setattr(kernel, "MANUAL_SLOTS_MAX", 1)
-    params = SimParams(users=4, days=3, sessions_per_day=20.0, manual_share=0.3, seed=4)
-    assert assert_equal_runs(params, DreamConfig(min_hours=1.0, min_sessions=1)) > 10
-    monkeypatch.setattr(kernel, "MANUAL_SLOTS_MAX", 2**23)
-    monkeypatch.setattr(kernel, "CALL_SLOTS_MAX", 10)  # a user with more triggers than that
-    assert assert_equal_runs(params, DreamConfig(min_hours=1.0, min_sessions=1)) > 10
+    def counted(b: Any, status: int, n: int, need_rows: int) -> Any:
+        grown.append(status)
+        return grow(b, status, n, need_rows)
+
+    monkeypatch.setattr(kernel, "_grown", counted)
+    params = SimParams(users=4, days=3, sessions_per_day=20.0, manual_share=0.3, seed=seed,
+                       max_concurrent=3, latency_secs=1800.0)  # fmt: skip
+    config = DreamConfig(min_hours=0.0, min_sessions=1)
+    assert assert_equal_runs(params, config) > 10
+    assert {layout.NEED_CALLS, layout.NEED_LOGS} <= set(grown)
+    _plain_python(monkeypatch)
+    with np.errstate(over="ignore"):
+        assert assert_equal_runs(params, config) > 10
 
 
 def _equal_and_columns(params: SimParams, config: DreamConfig) -> dict[str, np.ndarray]:
-    """The engines equal the replay through Dream's own functions; the reference's rows."""
+    """The engine equals the replay through Dream's own functions; the reference's rows."""
     assert assert_equal_runs(params, config) > 0
     trace = build_trace(generate_sessions(params), config, params)
     return reference_trace(trace, config, params)[0]

@@ -11,17 +11,14 @@ The modules, in the order data flows through them:
   parameter) and the model rules shared with the reference;
 * ``sessions``  — synthetic sessions per user (independent of the Dream config);
 * ``trace``     — the triggers one Dream configuration sees, in processing order;
-* ``state``     — the engine's named per-user state, calls in flight, attempts;
-* ``gates``     — the gates, fast-forwarded to the next open trigger;
-* ``runs``      — a call returns: lock, write, cleanup;
-* ``kernel``    — the engine ``simulate`` runs: each user's events in one compiled
-  sequential loop (numba, ``memlab.jit``);
-* ``engine``    — the same rules as a vectorised event loop over all users at once
-  (numpy only; the tests prove the two equal);
+* ``state``     — the outcome codes, attempt columns and per-user counters;
+* ``kernel``    — the engine ``simulate`` runs: prepares a trace, grows the buffers;
+* ``loop``      — each user's events in one compiled sequential loop (numba,
+  ``memlab.jit``), one helper per event; ``layout`` names its arrays' entries;
 * ``reference`` — the same traces event by event through Dream's own functions
   (the tests prove the engine equal to it, run for run);
 * ``fleet``     — ``simulate`` (fleets in blocks), ``sweep``; ``summary``, ``events``,
-  ``theory``, ``plot`` (matplotlib, imported on demand), ``search``.
+  ``theory``, ``plot`` (matplotlib, imported on demand).
 """
 
 from __future__ import annotations

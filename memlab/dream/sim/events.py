@@ -8,9 +8,9 @@ parameters' distribution. Errors name the rows.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from memlab.dream.sim.fleet import Fleet
 from memlab.dream.sim.params import SimParams
@@ -18,9 +18,14 @@ from memlab.dream.sim.sessions import Sessions
 from memlab.errors import DatasetError
 from memlab.timefmt import DAY
 
+if TYPE_CHECKING:  # imported by load_events: importing the simulator needs no pandas
+    import pandas as pd
+
 
 def _seconds(column: pd.Series, name: str) -> np.ndarray:
     """Unix seconds from numbers or ISO 8601 strings (naive times are UTC); blanks are NaN."""
+    import pandas as pd
+
     values = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float, copy=True)
     is_text = np.isnan(values) & column.notna().to_numpy()
     text = column[is_text]
@@ -40,6 +45,8 @@ def _seconds(column: pd.Series, name: str) -> np.ndarray:
 def load_events(path: str | Path, params: SimParams) -> Fleet:
     """Sessions from a CSV (``user,start,end`` plus optional ``subagent``, ``bytes``,
     ``dream_at``; times as unix seconds or ISO 8601), and the days it spans."""
+    import pandas as pd
+
     df = pd.read_csv(path)
     missing = [c for c in ("user", "start", "end") if c not in df.columns]
     if missing:

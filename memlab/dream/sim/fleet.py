@@ -24,10 +24,9 @@ import itertools
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from memlab.config import DreamConfig, with_overrides
 from memlab.dream.sim.kernel import ready, simulate_trace_compiled
@@ -38,6 +37,9 @@ from memlab.dream.sim.state import COUNTERS, OUTCOMES
 from memlab.dream.sim.summary import KINDS, SimResult
 from memlab.dream.sim.trace import build_trace
 from memlab.parallel import run_all, spare_cores
+
+if TYPE_CHECKING:  # imported where a table is built: a summary needs no pandas
+    import pandas as pd
 
 BLOCK_USERS = 2_500  # users per block: the unit of the sessions' random streams, of work
 PARALLEL_FROM = 200_000  # user-days from which ``simulate`` uses every core by default
@@ -174,6 +176,8 @@ def _result(
     params: SimParams, config: DreamConfig, days: float, start: float, blocks: list[BlockResult]
 ) -> SimResult:
     """The blocks joined in fleet order (trigger numbers run on across blocks)."""
+    import pandas as pd
+
     k0 = np.cumsum([0, *(b.triggers for b in blocks)])[:-1]
     columns: dict[str, np.ndarray] = {}
     for name in blocks[0].columns if blocks else ():
@@ -216,6 +220,7 @@ def sweep(
     progress: bool = False,
 ) -> pd.DataFrame:
     """One row per combination of ``grid`` (Dream keys such as ``min_hours``), same sessions."""
+    import pandas as pd
     from tqdm import tqdm
 
     fleet = fleet if fleet is not None else Fleet.generate(params)

@@ -119,14 +119,8 @@ class SimParams:
         return self.start + self.days * DAY
 
 
-# The model rules below take numbers or numpy arrays (the engine passes one value per
-# user, the reference one value) and return int64 values.
-
-
-def existing_block_bytes(memory_bytes: ArrayLike, config: DreamConfig) -> Ints:
-    """Bytes of the existing-memory block of the input (0 when there is no memory)."""
-    memory = np.asarray(memory_bytes, dtype=np.int64)
-    return np.where(memory > 0, EXISTING_COST + np.minimum(memory, config.max_existing_bytes), 0)
+# The model rules below take numbers or numpy arrays and return int64 values (the
+# reference's answer length; the summary's tokens).
 
 
 def response_chars(

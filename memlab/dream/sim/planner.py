@@ -50,6 +50,24 @@ def in_flight(first: ArrayLike, stop: ArrayLike, seconds: int) -> I64:
     return np.cumsum(delta[:seconds]).astype(np.int64)
 
 
+def flight_levels(first: ArrayLike, stop: ArrayLike, seconds: int) -> I64:
+    """``np.bincount(in_flight(first, stop, seconds))`` — how many seconds had 0, 1, 2 …
+    calls in flight — from the seconds where the count changes, without a cumulative
+    sum over every second of the horizon."""
+    lo = np.clip(np.asarray(first, dtype=np.int64), 0, seconds)
+    hi = np.clip(np.asarray(stop, dtype=np.int64), 0, seconds)
+    keep = hi > lo
+    delta = np.bincount(lo[keep], minlength=seconds + 1)
+    delta -= np.bincount(hi[keep], minlength=seconds + 1)
+    change = np.flatnonzero(delta[:seconds])  # the count changes at these seconds
+    level = np.cumsum(delta[change])  # … to these values, until the next change
+    length = np.diff(change, append=seconds)
+    lead = change[0] if change.size else seconds  # seconds with nothing yet in flight
+    counts = np.bincount(level, weights=length, minlength=1).astype(np.int64)
+    counts[0] += lead
+    return counts
+
+
 def horizon_seconds(days: float) -> int:
     """Whole seconds of a horizon of ``days`` (a few ulps above a whole second are not one
     more: ``days`` may be seconds / 86,400 rounded)."""

@@ -5,8 +5,9 @@ as (mtime, holder), and for each event calls the real code: ``gates.decide``
 for the gate decision, ``inputs.assemble_input`` on synthetic texts of the
 logs' sizes, ``lock.holder_blocks`` for the lock, ``response.process_response``
 on a synthetic answer, and the cleanup rule of ``run.cleanup``. It is slow (a
-Python loop per event) and exists to prove both engines (``sim.kernel``,
-``sim.engine``) equal to Dream, run for run, on small traces.
+Python loop per event) and exists to prove the engine (``sim.kernel``, ``sim.loop``)
+equal to Dream, run for run, on small traces: a SPEC §7 change is made here (or in
+Dream's own functions) and in ``sim.loop``.
 """
 
 from __future__ import annotations

@@ -11,16 +11,18 @@ import functools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from memlab.config import DreamConfig
 from memlab.dream.sim import planner
 from memlab.dream.sim.params import SimParams, input_tokens, output_tokens
 from memlab.dream.sim.planner import add_histograms, call_seconds
 from memlab.dream.sim.state import COMPLETED, COUNTERS, FAILED, OUTCOMES
+
+if TYPE_CHECKING:  # pandas is imported by the tables that need it, not by a summary
+    import pandas as pd
 
 KINDS = ("session-end", "periodic", "manual")  # trigger kinds, by code (END, TICK, MANUAL)
 
@@ -39,6 +41,19 @@ class SimResult:
 
     def summary(self) -> dict[str, Any]:
         return summarize(self)
+
+
+def _gaps_within(values: np.ndarray, group: np.ndarray) -> np.ndarray:
+    """Each value minus the previous one of its group, in row order (a group's first row
+    has none): pandas' ``Series.groupby(group).diff().dropna()``, without pandas."""
+    if np.all(group[1:] >= group[:-1]):  # groups in order (the engine's rows): one pass
+        same = group[1:] == group[:-1]
+        return (values[1:] - values[:-1])[same]
+    order = np.argsort(group, kind="stable")
+    v, g = values[order], group[order]
+    same = g[1:] == g[:-1]
+    rows = order[1:][same]
+    return (v[1:] - v[:-1])[same][np.argsort(rows, kind="stable")]
 
 
 def _dist(values: np.ndarray | pd.Series, prefix: str) -> dict[str, float | None]:
@@ -138,7 +153,7 @@ def tally(
     n_users = len(users["sessions"])
     done = outcome == COMPLETED
     acquire = np.asarray(attempts["acquire"])[done]
-    gaps = pd.Series(acquire).groupby(user[done]).diff().dropna().to_numpy() / 3600.0
+    gaps = _gaps_within(acquire, user[done]) / 3600.0
     called = outcome != FAILED
     tin = input_tokens(np.asarray(attempts["input_bytes"]), params)
     tout = np.where(called, output_tokens(np.asarray(attempts["response_chars"]), params), 0)
@@ -248,8 +263,8 @@ def planner_table(t: Tally, s: Mapping[str, Any], days: float) -> dict[str, Any]
     calls and freshness (``planner`` defines the call duration model and the quantiles)."""
     per_hour = t.calls_per_hour
     seconds = planner.horizon_seconds(days)
-    flight = planner.in_flight(t.call_first_s, t.call_stop_s, seconds)
-    levels = np.bincount(flight)
+    levels = planner.flight_levels(t.call_first_s, t.call_stop_s, seconds)
+    in_flight_seconds = int(levels @ np.arange(len(levels)))  # call-seconds, exact
     fresh = t.freshness
     read = int(fresh.sum())
     logs = t.counts["logs"]
@@ -266,7 +281,7 @@ def planner_table(t: Tally, s: Mapping[str, Any], days: float) -> dict[str, Any]
         "duplicates_per_day": s["duplicates"] / days,
         "fleet_calls_per_hour_mean": float(per_hour.mean()),
         "fleet_calls_per_hour_p95": planner.hist_quantile(np.bincount(per_hour), 0.95),
-        "concurrent_calls_mean": float(flight.mean()),
+        "concurrent_calls_mean": float(np.float64(in_flight_seconds) / seconds),
         "concurrent_calls_p50": planner.hist_quantile(levels, 0.5),
         "concurrent_calls_p95": planner.hist_quantile(levels, 0.95),
         "concurrent_calls_p99": planner.hist_quantile(levels, 0.99),

@@ -9,7 +9,7 @@ milliseconds after ``t0`` so that this order is exact. The model's outcome and
 latency of a trigger are a pure function of (seed, the user's fleet-wide number,
 the trigger's place among that user's triggers) — a counter-based hash — so they
 are drawn only for the triggers that do call the model, the reference and the
-vectorised engine see the same numbers, and a block of users simulates the same
+engine see the same numbers, and a block of users simulates the same
 wherever the fleet is cut into blocks (and on whichever core).
 """
 
