@@ -10,6 +10,7 @@ CI. Speed is not asserted: the benchmark reports it.
 from __future__ import annotations
 
 import argparse
+import ast
 import math
 from pathlib import Path
 
@@ -58,8 +59,10 @@ def test_the_eval_benchmark_measures_both_sides_and_the_anchor_imports_no_memlab
     measures over every judged query; the anchor script imports nothing from memlab."""
     from benchmarks import bench_beir
 
-    source = bench_beir.ANCHOR.read_text(encoding="utf-8")
-    assert "memlab" not in "".join(line for line in source.splitlines() if "import" in line)
+    tree = ast.parse(bench_beir.ANCHOR.read_text(encoding="utf-8"))
+    imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    imported |= {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    assert "sqlite3" in imported and not any(m.split(".")[0] == "memlab" for m in imported)
     out = bench_beir.measure(300, 20, repeat=1)
     assert out["anchor_measures"]["NumQ"] == 20
     assert 0 < out["anchor_measures"]["nDCG@10"] <= 1
