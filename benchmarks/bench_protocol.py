@@ -21,9 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -35,44 +33,30 @@ import bench_beir
 
 PLAIN = Path(__file__).resolve().parent / "plain_beir_protocol.py"
 REPEAT = 3
-TIME = "/usr/bin/time"  # GNU time, for the peak memory of each side
-
-
-def _child(command: list[str], env: dict[str, str] | None = None) -> tuple[float, float, str]:
-    """CPU seconds, peak MB (GNU time's maximum resident set) and stdout of one child."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run(
-        [TIME, "-f", "%M", *command], check=True, capture_output=True, text=True, env=env
-    )
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return cpu, int(done.stderr.strip().splitlines()[-1]) / 1024, done.stdout
 
 
 def measure(docs: int, queries: int, repeat: int = REPEAT) -> dict[str, Any]:
     from memlab.datasets.importers import import_dataset
-    from memlab.search.keywords import STOP_WORDS
 
     with tempfile.TemporaryDirectory(prefix="bench-protocol-") as tmp:
         base = Path(tmp)
         src = bench_beir.write_beir(base / "src", docs, queries)
         dest = base / "beir"
         import_dataset("beir", src, dest)
-        stop = base / "stop-words.txt"
-        stop.write_text("\n".join(sorted(STOP_WORDS)), encoding="utf-8")
+        stop = bench_beir.stop_words_file(base / "stop-words.txt")
         plain: list[float] = []
         ours: list[float] = []
         plain_mb = ours_mb = 0.0
         plain_out = ours_out = ""
         for i in range(repeat):
-            cpu, mb, plain_out = _child([sys.executable, str(PLAIN), str(src), str(stop)])
+            cpu, mb, plain_out = bench_beir.child([sys.executable, str(PLAIN), str(src), str(stop)])
             plain.append(cpu)
             plain_mb = max(plain_mb, mb)
             work = base / f"work-{i}"
             command = [sys.executable, "-m", "memlab", "eval", str(dest), "--protocol", "beir"]
             command += ["--set", "vectors=false", "--quiet", "--json", "--work", str(work)]
             env = {**os.environ, "MEMLAB_CACHE_DIR": str(work / "cache")}
-            cpu, mb, ours_out = _child(command, env)
+            cpu, mb, ours_out = bench_beir.child(command, env)
             ours.append(cpu)
             ours_mb = max(ours_mb, mb)
     theirs = json.loads(plain_out)

@@ -10,6 +10,7 @@ CI. Speed is not asserted: the benchmark reports it.
 from __future__ import annotations
 
 import argparse
+import ast
 import math
 from pathlib import Path
 
@@ -50,3 +51,20 @@ def test_the_protocol_benchmark_agrees_with_its_plain_script() -> None:
     out = bench_protocol.measure(400, 40, repeat=1)
     assert out["same_numbers"] is True and out["plain"]["NumQ"] == 40
     assert math.isfinite(out["ratio"]) and out["ratio"] > 0
+
+
+@pytest.mark.slow
+def test_the_eval_benchmark_measures_both_sides_and_the_anchor_imports_no_memlab() -> None:
+    """``bench_beir`` at a small size: both sides' CPU and the ratio, and the anchor's
+    measures over every judged query; the anchor script imports nothing from memlab."""
+    from benchmarks import bench_beir
+
+    tree = ast.parse(bench_beir.ANCHOR.read_text(encoding="utf-8"))
+    imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    imported |= {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    assert "sqlite3" in imported and not any(m.split(".")[0] == "memlab" for m in imported)
+    out = bench_beir.measure(300, 20, repeat=1)
+    assert out["anchor_measures"]["NumQ"] == 20
+    assert 0 < out["anchor_measures"]["nDCG@10"] <= 1
+    assert all(math.isfinite(out[k]) and out[k] > 0 for k in ("memlab_cpu_s", "anchor_cpu_s"))
+    assert out["ratio"] == out["memlab_cpu_s"] / out["anchor_cpu_s"]

@@ -23,8 +23,9 @@ from memlab.store.schema import SCHEMA_VERSION
 
 # 2: candidates carry their settled (keyword-miss) reasons;
 # 3: files without Dream replayed in memory (mtimes in whole ns);
-# 4: the offline Dream consolidator keeps MEMORY.md within its budget
-REPLAY_FORMAT = 4
+# 4: the offline Dream consolidator keeps MEMORY.md within its budget;
+# 5: candidates as columns (CandidateColumns), not a CandidateRow per row
+REPLAY_FORMAT = 5
 
 
 def product_key(

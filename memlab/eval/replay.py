@@ -41,9 +41,11 @@ from typing import TYPE_CHECKING
 
 from memlab.datasets import Event, MemoryGroup
 from memlab.datasets.resolve import ChunkIndex
+from memlab.datasets.untrusted import MAX_MEMORY_FILE_BYTES
 from memlab.embeddings.base import EmbeddingProvider, checked_embed
 from memlab.errors import EmbeddingError
 from memlab.eval.memory import Memory
+from memlab.safefs import Refused, read_bytes
 from memlab.search.vector_batch import VectorMatrix
 from memlab.store import vectors
 from memlab.store.files import FileText, Skip, decode_memory_bytes
@@ -114,6 +116,7 @@ class GroupReplay:
         self.by_path: dict[str, list[IndexedChunk]] = {}
         self._chunks: ChunkIndex | None = None
         self.contents: dict[str, bytes] = {}  # the files, when they are not written out
+        self._roots: dict[Path, str] = {}  # dataset folder -> resolved (read_bytes' root)
         self.mtimes: dict[str, int] = {}
         self.touched: set[str] = set()
         self.dreams: list[DreamRecord] = []
@@ -204,12 +207,29 @@ class GroupReplay:
             self.applied += 1
         self.store.index.reindex_contents(items)
 
+    def _event_bytes(self, event: Event) -> bytes:
+        """``event.data()`` with the dataset folder resolved once per replay, not once per
+        file (the same checks: ``memlab.safefs.read_bytes`` inside the folder; a refused
+        file is read again by ``event.data()``, which raises the dataset's error)."""
+        if event.source is None or event.within is None:
+            return event.data()
+        root = self._roots.get(event.within)
+        if root is None:
+            root = self._roots[event.within] = os.path.realpath(event.within)
+        try:
+            data = read_bytes(
+                event.source, root=root, max_bytes=MAX_MEMORY_FILE_BYTES, root_resolved=True
+            ).data
+        except Refused:
+            return event.data()
+        return data if event.nbytes is None else data[: event.nbytes]
+
     def _content(self, event: Event) -> FileText | Skip:
         """The file after ``event``, as ``read_memory_file`` would read it."""
         if event.action == "delete":
             self.contents.pop(event.path, None)
             return Skip("file no longer exists", gone=True)
-        data = event.data()
+        data = self._event_bytes(event)
         if event.action == "append":
             data = self.contents.get(event.path, b"") + data
         self.contents[event.path] = data

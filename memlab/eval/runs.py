@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from memlab.arrays import IntArray
 from memlab.config import (
     DEFAULT_PROFILE,
     MmrConfig,
@@ -222,15 +223,29 @@ def run_config(
     return run_of(name, rank_batch(batch, config, now))
 
 
+def hit_rows(ranked: RankedBatch) -> tuple[IntArray, IntArray]:
+    """Every query's returned hits at once: their rows, query by query and best first
+    within each (``ranked.hits(q)`` is ``rows[bounds[q]:bounds[q + 1]]``), and the bounds."""
+    final = ranked.final_rank
+    rows = np.flatnonzero(final > 0)
+    segment = ranked.batch.segment[rows]
+    rows = rows[np.lexsort((final[rows], segment))]  # stable: equal ranks keep row order
+    bounds = np.searchsorted(segment, np.arange(ranked.batch.n_queries + 1), side="left")
+    return rows, bounds
+
+
 def run_of(name: str, ranked: RankedBatch) -> RunResult:
     """The returned hits of every query of a ranked batch, as a run."""
     batch, config = ranked.batch, ranked.config
     result = RunResult(name, config, {}, {}, {}, {})
+    rows, bounds = hit_rows(ranked)
+    ids, scores = batch.chunk_id[rows].tolist(), ranked.display[rows].tolist()
+    texts, ends = batch.text[rows].tolist(), bounds.tolist()
     for q, qid in enumerate(batch.query_ids):
-        rows = ranked.hits(q)
-        result.rankings[qid] = [str(batch.chunk_id[i]) for i in rows]
-        result.scores[qid] = [float(ranked.display[i]) for i in rows]
-        result.snippets[qid] = [str(batch.text[i]) for i in rows]
+        start, stop = ends[q], ends[q + 1]
+        result.rankings[qid] = ids[start:stop]
+        result.scores[qid] = scores[start:stop]
+        result.snippets[qid] = texts[start:stop]
         # a vector failure degrades vector runs; a keyword miss (the text side) every run
         text_side = bool(batch.settled[q]) if batch.settled else False
         result.degraded[qid] = bool(batch.degraded[q]) and (config.vectors or text_side)

@@ -55,8 +55,8 @@ def degraded_section(sep: Separation) -> str:
     """Queries whose candidates were gathered degraded, by reason (the first run's memory)."""
     first = sep.runs[0]
     reasons: Counter[str] = Counter()
-    for found in sep.end_to_end.timelines[first].candidates.values():
-        for reason in dict.fromkeys(_PARENS.sub("(…)", r) for r in found.reasons):
+    for why in sep.end_to_end.timelines[first].batch.reasons:
+        for reason in dict.fromkeys(_PARENS.sub("(…)", r) for r in why):
             reasons[reason] += 1
     if not reasons:
         return ""

@@ -4,12 +4,14 @@
 (``GroupReplay``), and each time the timeline passes a query's ``as_of`` it
 gathers that query's candidates — read-only, at one (wide) candidate limit:
 FTS, the evergreen supplement and vec0 KNN exactly as ``search()`` would at
-that moment (``memlab.search.candidates.gather``) — and resolves its
+that moment (``memlab.eval.gathering.gather_into``: ``gather``'s rows kept as
+columns, each distinct chunk once) — and resolves its
 judgements on the chunks that exist then (``judge_query``); its degraded searches
 are logged once per kind of reason (``memlab.search.degraded``). One index build
 per group and memory, never one per query.
 
 A ``Timeline`` joins the groups: one ``CandidateBatch`` in dataset query order
+(``join_columns``, no row object)
 (ranked by ``rank_batch`` with each query's ``as_of`` as ``now``), the resolved
 qrels, nuggets and stale chunks, every relevant chunk as it was at its query's
 time, and the Dream runs of the replay.
@@ -18,7 +20,7 @@ time, and the Dream runs of the replay.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,24 +29,28 @@ import numpy as np
 from memlab.datasets import Dataset, Query
 from memlab.embeddings.base import EmbeddingProvider, checked_embed
 from memlab.errors import EmbeddingError
+from memlab.eval.gathering import ChunkFeatures, gather_into
 from memlab.eval.judged import QueryJudgement, RelevantChunk, judge_query
 from memlab.eval.memory import Memory
 from memlab.eval.replay import DreamRecord, GroupReplay
 from memlab.search import degraded
-from memlab.search.candidates import Knn, gather, has_evergreen_rows
+from memlab.search.candidates import Knn, has_evergreen_rows
 from memlab.search.candidates_batch import (
     CandidateBatch,
-    CandidateRow,
+    CandidateColumns,
+    ColumnsBuilder,
     QueryCandidates,
-    build_batch,
+    batch_rows,
+    join_columns,
 )
 
 
 @dataclass
 class GroupProduct:
-    """What the replay of one group leaves: per query candidates and judgements."""
+    """What the replay of one group leaves: every query's candidates (as columns, in the
+    order the replay asked them) and judgements."""
 
-    candidates: dict[str, QueryCandidates]
+    candidates: CandidateColumns
     judgements: dict[str, QueryJudgement]
     dreams: list[DreamRecord]
     missing_vectors: int
@@ -56,7 +62,7 @@ class GroupProduct:
     def complete(self) -> bool:
         """Nothing degraded for a passing reason (worth caching: a later run could not do
         better; keyword misses are settled by the query and the index)."""
-        degraded = any(c.transient for c in self.candidates.values())
+        degraded = any(c.transient for c in self.candidates.queries)
         return not degraded and not self.missing_vectors
 
 
@@ -78,17 +84,20 @@ def replay_queries(
     g = dataset.groups[group]
     queries = sorted(dataset.queries_in(group), key=lambda q: q.as_of)  # stable: ties keep order
     facts = dataset.fact_texts.get(group)
-    memo: dict[str, str] = {}  # one string per distinct chunk text (small pickles)
-    product = GroupProduct({}, {}, [], 0, {}, 0, 0.0)
+    out = ColumnsBuilder()  # one tuple (and text) per distinct chunk, no object per row
+    features = ChunkFeatures(out)
+    judgements: dict[str, QueryJudgement] = {}
     with degraded.aggregated(), GroupReplay(g, memory, work, embedder) as replay:
         replay.on_event = on_file
         for at, moment in _moments(queries):
             replay.advance(at)
             replay.refresh()
+            features.new_moment()
             knn = _batch_knn(replay, moment, limit)
             evergreen = has_evergreen_rows(replay.store.index)  # else no supplement to ask
             for q in moment:
-                found = gather(
+                gather_into(
+                    features,
                     replay.store.index,
                     q.text,
                     limit,
@@ -99,25 +108,20 @@ def replay_queries(
                     knn=knn.get(q.query_id),
                     evergreen_rows=evergreen,
                 )
-                found.rows = [_shared_text(r, memo) for r in found.rows]
-                product.candidates[q.query_id] = found
-                product.judgements[q.query_id] = judge_query(dataset, q, replay.chunks(), facts)
+                judgements[q.query_id] = judge_query(dataset, q, replay.chunks(), facts)
                 if tick is not None:
                     tick()
-        product.dreams = replay.dreams
-        product.missing_vectors = len(set(replay.missing_vectors))
-        product.versions = replay.store.index.connection.versions()
-        product.events = replay.applied
+        product = GroupProduct(
+            out.finish(),
+            judgements,
+            replay.dreams,
+            len(set(replay.missing_vectors)),
+            replay.store.index.connection.versions(),
+            replay.applied,
+            0.0,
+        )
     product.seconds = time.perf_counter() - start
     return product
-
-
-def _shared_text(row: CandidateRow, memo: dict[str, str]) -> CandidateRow:
-    """``row`` holding the one string kept for its text. The row was just built by
-    ``gather`` for this query and nothing else holds it, so it is set in place (a
-    ``dataclasses.replace`` per row was the largest single cost of a deep replay)."""
-    row.text = memo.setdefault(row.text, row.text)
-    return row
 
 
 def _moments(queries: list[Query]) -> list[tuple[float, list[Query]]]:
@@ -161,7 +165,7 @@ class Timeline:
     vectors: bool
     batch: CandidateBatch
     judgements: dict[str, QueryJudgement]
-    candidates: dict[str, QueryCandidates] = field(default_factory=dict, repr=False)
+    candidates: QueryCandidatesView = field(init=False, repr=False)
     dreams: list[DreamRecord] = field(default_factory=list)
     missing_vectors: int = 0
     versions: dict[str, str | None] = field(default_factory=dict)
@@ -181,9 +185,15 @@ class Timeline:
         indexes of ``memory`` (per-tag options), which add their queries' candidates and
         judgements (Dream runs and versions come from the default index's replays)."""
         every = [p for part in (products, *others) for p in part.values()]
-        candidates = {q: c for p in every for q, c in p.candidates.items()}
+        where = {  # query id -> (product, query of it): a later product's wins
+            found.query_id: (i, q)
+            for i, p in enumerate(every)
+            for q, found in enumerate(p.candidates.queries)
+        }
         judgements = {q: j for p in every for q, j in p.judgements.items()}
-        batch = build_batch([candidates[q.query_id] for q in dataset.queries])
+        batch = join_columns(
+            [p.candidates for p in every], [where[q.query_id] for q in dataset.queries]
+        )
         return cls(
             dataset,
             memory,
@@ -191,12 +201,14 @@ class Timeline:
             vectors,
             batch,
             {q.query_id: judgements[q.query_id] for q in dataset.queries},
-            candidates,
             [d for p in products.values() for d in p.dreams],
             sum(p.missing_vectors for p in every),
             next((p.versions for p in products.values()), {}),
             sum(p.seconds for p in every),
         )
+
+    def __post_init__(self) -> None:
+        self.candidates = QueryCandidatesView(self.batch)
 
     @property
     def query_now(self) -> np.ndarray:
@@ -230,3 +242,32 @@ class Timeline:
             for q in self.dataset.queries
             if self.dataset.judged(q.query_id) and not self.judgements[q.query_id].relevant
         )
+
+
+class QueryCandidatesView(Mapping[str, QueryCandidates]):
+    """``{query_id: QueryCandidates}`` of a timeline's batch, each built when asked (the
+    batch holds the rows as columns; a query's ``CandidateRow``s are made for it alone)."""
+
+    def __init__(self, batch: CandidateBatch) -> None:
+        self.batch = batch
+        self._where = {qid: q for q, qid in enumerate(batch.query_ids)}
+
+    def __getitem__(self, query_id: str) -> QueryCandidates:
+        q = self._where[query_id]
+        b = self.batch
+        return QueryCandidates(
+            query_id,
+            b.queries[q],
+            b.limit,
+            batch_rows(b, q),
+            b.degraded[q],
+            list(b.reasons[q]),
+            list(b.settled[q]),
+            b.vector_used[q],
+        )
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._where)
+
+    def __len__(self) -> int:
+        return len(self._where)

@@ -24,6 +24,7 @@ from memlab.eval.protocols import (
     write_protocol_outputs,
 )
 from memlab.eval.runs import Run
+from memlab.eval.trec_out import strictly_decreasing
 from tests.datasets.conftest import FIXTURES
 
 LOCOMO = get_protocol("locomo")
@@ -180,6 +181,17 @@ def test_protocol_outputs_name_the_sources_ids(locomo: Path, tmp_path: Path) -> 
     run = (tmp_path / "out" / "runs" / "fts.turn.trec").read_text().splitlines()
     first = [line.split() for line in run if line.startswith("conv-mini-1-q001 ")]
     assert [r[2] for r in first] == result.rankings["fts"]["conv-mini-1-q001"]
+    # each unit's score: its first chunk's display score (not 1/rank), strictly decreasing
+    # so that a reader sorting by score (ties by id, as trec_eval) keeps the ranking
+    for q in result.questions.scored:
+        lines = [line.split() for line in run if line.startswith(f"{q} ")]
+        units, scores = result.rankings["fts"][q], result.scores["fts"][q]
+        assert [r[2] for r in lines] == units and len(scores) == len(units)
+        assert set(scores) <= set(result.runs["fts"].scores[q])
+        assert [float(r[4]) for r in lines] == strictly_decreasing(scores)
+        resorted = sorted(lines, key=lambda r: (float(r[4]), r[2]), reverse=True)
+        assert [r[2] for r in resorted] == units
+    assert any(float(r[4]) != 1 / int(r[3]) for r in map(str.split, run))
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
     assert manifest["protocol"]["scored"] == 6 and manifest["protocol"]["unit"] == "turn"
     assert manifest["index"]["config"]["chunking"]["mode"] == "record"

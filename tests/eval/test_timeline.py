@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import astuple, fields
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +13,8 @@ from memlab.datasets import DatasetWriter, load_dataset
 from memlab.embeddings.hashing import HashEmbedder
 from memlab.eval.experiment import run_experiment
 from memlab.eval.prepare import Prepared, prepare
+from memlab.search.candidates import gather
+from memlab.search.candidates_batch import ABSENT, CandidateBatch, build_batch
 from memlab.search.pipeline import search
 from memlab.search.ranking import rank_batch
 from memlab.store.store import MemoryStore
@@ -119,6 +122,50 @@ def test_batch_ranking_equals_search_at_each_query_time(mini: Prepared) -> None:
                 live = search(store, q.text, cfg, q.as_of, record_access=False, sync=False)
             ours = [(str(batch.chunk_id[r]), float(ranked.display[r])) for r in ranked.hits(i)]
             assert ours == [(h.chunk_id, h.score) for h in live.hits], (cfg, q.query_id)
+
+
+def _same(a: object, b: object) -> bool:
+    return a == b or (isinstance(a, float) and isinstance(b, float) and np.isnan(a) and np.isnan(b))
+
+
+@pytest.mark.parametrize("vectors", [True, False])
+def test_the_replay_columns_equal_gather_row_by_row(mini: Prepared, vectors: bool) -> None:
+    """The replay keeps rows as columns (no CandidateRow each): every query's rows, bit
+    for bit, and the batch column by column, are what ``gather`` returns at its time."""
+    timeline = mini.timeline(60, vectors=vectors)
+    gathered = []
+    for q in mini.dataset.queries:
+        with mini.store_at(q.group, q.as_of) as store:
+            found = gather(
+                store.index,
+                q.text,
+                60,
+                embedder=mini.embedder if vectors else None,
+                use_vectors=vectors,
+                query_id=q.query_id,
+            )
+        ours = timeline.candidates[q.query_id]
+        assert (ours.query, ours.limit, ours.reasons, ours.vector_used) == (
+            found.query,
+            found.limit,
+            found.reasons,
+            found.vector_used,
+        )
+        assert len(ours.rows) == len(found.rows)
+        for mine, theirs in zip(ours.rows, found.rows, strict=True):
+            assert all(map(_same, astuple(mine), astuple(theirs))), (q.query_id, theirs)
+        gathered.append(found)
+    assert any(r.supp_pos != ABSENT for c in gathered for r in c.rows)  # the supplement ran
+    assert vectors == any(r.vec_pos != ABSENT for c in gathered for r in c.rows)
+    reference, batch = build_batch(gathered), timeline.batch
+    for f in fields(CandidateBatch):
+        if f.name != "_cache":
+            mine, theirs = getattr(batch, f.name), getattr(reference, f.name)
+            if isinstance(mine, np.ndarray):
+                assert mine.dtype == theirs.dtype, f.name
+                assert np.array_equal(mine, theirs, equal_nan=mine.dtype.kind == "f"), f.name
+            else:
+                assert mine == theirs, f.name
 
 
 def test_the_replay_is_cached_and_never_touches_the_dataset(tmp_path: Path, mini: Prepared) -> None:

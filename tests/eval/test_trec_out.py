@@ -15,8 +15,8 @@ from memlab.eval.experiment import Experiment, run_experiment
 from memlab.eval.external import RunFile, parse_run_files
 from memlab.eval.prepare import prepare_dataset
 from memlab.eval.ranx_backend import _ranx
-from memlab.eval.runs import ranker_configs
-from memlab.eval.trec_out import run_files
+from memlab.eval.runs import ranker_configs, to_file_level
+from memlab.eval.trec_out import run_files, strictly_decreasing
 
 BASE = SearchConfig(half_life_days=None, min_score=0.0)
 RANX = {"nDCG@10": "ndcg@10", "R@5": "recall@5", "P@5": "precision@5", "RR": "mrr"}
@@ -127,3 +127,44 @@ def test_a_run_with_other_ids_or_queries_is_measured_with_a_warning(
 def test_bad_run_files(items: list[str], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         parse_run_files(items)
+
+
+def trec_eval_order(lines: list[str]) -> list[str]:
+    """A query's documents as trec_eval re-ranks a run: by score descending, ties by
+    document id descending (the written rank column is ignored)."""
+    rows = [line.split() for line in lines]
+    return [r[2] for r in sorted(rows, key=lambda r: (float(r[4]), r[2]), reverse=True)]
+
+
+def test_scores_made_strictly_decreasing_keep_ties_and_mmr_swaps_in_order() -> None:
+    assert strictly_decreasing([0.9, 0.5, 0.5, 0.5, 0.7, 0.2]) == [
+        0.9,
+        0.5,
+        0.499999,
+        0.499998,
+        0.499997,
+        0.2,
+    ]
+
+
+def test_a_run_with_tied_scores_is_re_ranked_in_the_written_order(tmp_path: Path) -> None:
+    ids = ["a", "b", "c", "d", "e"]  # trec_eval would put "e" first among equal scores
+    scores = strictly_decreasing([0.4] * 5)
+    write_run(tmp_path / "r.trec", {"q": dict(zip(ids, scores, strict=True))}, sort=False)
+    assert trec_eval_order((tmp_path / "r.trec").read_text().splitlines()) == ids
+
+
+@pytest.mark.parametrize("unit", ["chunk", "file"])
+def test_the_written_scores_are_the_rankers_in_rank_order(
+    unit: str, by_unit: dict[str, tuple[Experiment, Path]]
+) -> None:
+    exp, folder = by_unit[unit]
+    for name, result in exp.runs.items():
+        ranking = result if unit == "chunk" else to_file_level(result)
+        lines = run_files(folder / "runs", name, unit)[0].read_text().splitlines()
+        for qid, ids in ranking.rankings.items():
+            mine = [line for line in lines if line.split()[0] == qid]
+            assert [line.split()[2] for line in mine] == ids  # the ranking, as memlab's
+            assert trec_eval_order(mine) == ids  # and as a score-sorting reader reads it
+            written = [float(line.split()[4]) for line in mine]
+            assert written == strictly_decreasing(ranking.scores[qid])

@@ -37,9 +37,9 @@ from memlab.eval.protocols.units import (
     question_set,
     unit_qrels,
 )
-from memlab.eval.runs import Run, RunResult, needed_limit, run_of
+from memlab.eval.runs import Run, RunResult, hit_rows, needed_limit, run_of
 from memlab.search.candidates_batch import CandidateBatch
-from memlab.search.ranking import RankedBatch, rank_batch
+from memlab.search.ranking import rank_batch
 
 
 @dataclass
@@ -57,6 +57,8 @@ class ProtocolResult:
     categories: pd.DataFrame
     warnings: list[str] = field(default_factory=list)
     evidence: str = UPSTREAM
+    # run -> query id -> each unit's score (its first chunk's display score), as rankings
+    scores: dict[str, dict[str, list[float]]] = field(default_factory=dict)
 
     @property
     def dataset(self) -> Dataset:
@@ -132,7 +134,7 @@ def run_protocol(
     space = UnitSpace(ds, unit, roles)
     qrels = unit_qrels(space, protocol, evidence)
     questions = question_set(ds, protocol, qrels)
-    results, rankings = _rank(prepared, runs, space, protocol)
+    results, rankings, scores = _rank(prepared, runs, space, protocol)
     perquery = _perquery(ds, protocol, questions, qrels, rankings)
     shown = perquery[perquery["measure"].isin(protocol.shown)]
     first = next(iter(runs))
@@ -150,13 +152,16 @@ def run_protocol(
         per_category(perquery),
         list(prepared.warnings),
         evidence,
+        scores,
     )
 
 
 def _rank(
     prepared: Prepared, runs: Mapping[str, Run], space: UnitSpace, protocol: Protocol
-) -> tuple[dict[str, RunResult], dict[str, dict[str, list[str]]]]:
-    """Every run's chunk rankings, and the same as unit rankings."""
+) -> tuple[
+    dict[str, RunResult], dict[str, dict[str, list[str]]], dict[str, dict[str, list[float]]]
+]:
+    """Every run's chunk rankings, and the same as unit rankings with the units' scores."""
     by_memory: dict[tuple[Any, str], dict[str, Run]] = {}
     for name, spec in runs.items():
         by_memory.setdefault((spec.memory or prepared.memory, spec.config.keywords), {})[name] = (
@@ -167,6 +172,7 @@ def _rank(
     own = original_query_ids(ds, list(group)) if protocol.drop_own_id else {}
     results: dict[str, RunResult] = {}
     rankings: dict[str, dict[str, list[str]]] = {}
+    scores: dict[str, dict[str, list[float]]] = {}
     for (memory, keywords), specs in by_memory.items():
         timeline = prepared.timeline(
             needed_limit(specs),
@@ -177,18 +183,28 @@ def _rank(
         batch = timeline.batch
         for name, spec in specs.items():
             ranked = rank_batch(batch, spec.config, timeline.query_now)
-            results[name] = run_of(name, ranked)
-            rankings[name] = {
-                qid: space.unit_ranking(group[qid], _hit_spans(ranked, q), drop=own.get(qid))
-                for q, qid in enumerate(batch.query_ids)
-            }
-    return {n: results[n] for n in runs}, {n: rankings[n] for n in runs}
-
-
-def _hit_spans(ranked: RankedBatch, q: int) -> list[Span]:
-    """The spans of query ``q``'s hits, best first."""
-    b = ranked.batch
-    return [(str(b.path[i]), int(b.start_line[i]), int(b.end_line[i])) for i in ranked.hits(q)]
+            results[name] = run = run_of(name, ranked)
+            rows, bounds = hit_rows(ranked)
+            spans = list(
+                zip(
+                    batch.path[rows].tolist(),
+                    batch.start_line[rows].tolist(),
+                    batch.end_line[rows].tolist(),
+                    strict=True,
+                )
+            )
+            ends = bounds.tolist()
+            rankings[name], scores[name] = {}, {}
+            for q, qid in enumerate(batch.query_ids):
+                units, unit_scores = space.scored_units(
+                    group[qid], spans[ends[q] : ends[q + 1]], run.scores[qid], drop=own.get(qid)
+                )
+                rankings[name][qid], scores[name][qid] = units, unit_scores
+    return (
+        {n: results[n] for n in runs},
+        {n: rankings[n] for n in runs},
+        {n: scores[n] for n in runs},
+    )
 
 
 def chunk_spans(batch: CandidateBatch) -> dict[str, dict[str, Span]]:

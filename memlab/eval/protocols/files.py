@@ -1,7 +1,9 @@
 """What a protocol evaluation leaves on disk, with the source's ids throughout::
 
     qrels.<unit>.tsv          the scored questions' judged units (TREC qrels)
-    runs/<run>.<unit>.trec    every run's unit ranking (TREC run; score 1/rank)
+    runs/<run>.<unit>.trec    every run's unit ranking (TREC run; each unit's score is its
+                              first chunk's display score, made strictly decreasing so a
+                              reader that sorts by score keeps the ranking)
     perquery.csv, aggregated.csv, compare.csv, per_category.csv   (as ``memlab compare``)
     published.csv             memlab's runs beside the reference numbers, if given
     table.md, table.tex       the paper-shaped table (``paper_table``): systems × measures
@@ -25,6 +27,7 @@ from memlab.eval.manifest import build_manifest, write_json
 from memlab.eval.protocols.evaluate import ProtocolResult
 from memlab.eval.protocols.paper_table import digits_of, paper_table, table_text
 from memlab.eval.protocols.published import References
+from memlab.eval.trec_out import strictly_decreasing
 
 
 def protocol_manifest(result: ProtocolResult) -> dict[str, Any]:
@@ -70,8 +73,9 @@ def write_protocol_outputs(
     write_qrels(out / f"qrels.{unit}.tsv", {ids[q]: result.qrels[q] for q in scored})
     (out / "runs").mkdir(exist_ok=True)
     for name, ranked in result.rankings.items():
+        scores = result.scores[name]
         run = {
-            ids[q]: {u: 1.0 / rank for rank, u in enumerate(ranked[q], start=1)}
+            ids[q]: dict(zip(ranked[q], strictly_decreasing(scores[q]), strict=True))
             for q in scored
             if ranked.get(q)
         }

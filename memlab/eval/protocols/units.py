@@ -90,17 +90,25 @@ class UnitSpace:
 
     def unit_ranking(self, group: str, spans: Iterable[Span], drop: str | None = None) -> list[str]:
         """Units in the order their first chunk is ranked (``drop``: a unit left out)."""
-        seen: dict[str, None] = {}
+        spans = list(spans)
+        return self.scored_units(group, spans, [0.0] * len(spans), drop)[0]
+
+    def scored_units(
+        self, group: str, spans: Sequence[Span], scores: Sequence[float], drop: str | None = None
+    ) -> tuple[list[str], list[float]]:
+        """``unit_ranking`` with each unit's score: its first chunk's (``scores``: the
+        chunks', best first)."""
+        seen: dict[str, float] = {}
         cache = self._spans
-        for path, start, end in spans:
+        for (path, start, end), score in zip(spans, scores, strict=True):
             key = (group, path, start, end)
             units = cache.get(key)
             if units is None:
                 units = cache[key] = tuple(self.span_units(group, path, start, end))
             for unit in units:
-                if unit != drop:
-                    seen.setdefault(unit, None)
-        return list(seen)
+                if unit != drop and unit not in seen:
+                    seen[unit] = score
+        return list(seen), list(seen.values())
 
 
 UPSTREAM, TURNS = "upstream", "turns"
