@@ -48,7 +48,9 @@ class ChunkFeatures:
         for start in range(0, len(values), _PART):
             part = values[start : start + _PART]
             sql = _FEATURES_SQL.format(key=key, marks=",".join("?" * len(part)))
-            for rowid, cid, path, first, last, text, source, created, access in db.execute(
+            # The stored content_free flag is not read here: the batch decides it once
+            # per distinct chunk (``join_columns``), the same rule that filled it.
+            for rowid, cid, path, first, last, text, source, created, access, _ in db.execute(
                 sql, part
             ):
                 ref = self.out.chunk(
