@@ -1,44 +1,87 @@
-"""The engine benchmark runs in CI's slow suite (at a small size).
+"""The benchmarks run in CI's slow suite (at a small size).
 
-``benchmarks/bench_engine.py`` measures FTS-only and hybrid search p50/p95 and
-ingest against raw SQLite on the same data; ``python -m benchmarks`` runs it at
-full size for the table of docs/benchmarks.md. Here it runs small so a change that breaks it
-(memlab's FTS statements, the schema it inserts into raw, the vector table) fails
-CI. Speed is not asserted: the benchmark reports it.
+``benchmarks/bench_engine.py`` measures FTS-only search (common, rare and mixed
+query sets), hybrid search (vec0 and exact KNN) and ingest against raw SQLite on
+the same data; ``python -m benchmarks`` runs it at full size for the table of
+docs/benchmarks.md. Here it runs small so a change that breaks it (memlab's FTS statements, the
+schema the raw script copies, the vector table) fails CI. Speed is not asserted:
+the benchmark reports it.
 """
 
 from __future__ import annotations
 
-import argparse
 import ast
 import math
 from pathlib import Path
 
 import pytest
 
-from benchmarks import bench_engine
+from benchmarks import bench_engine, raw_sqlite
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def test_the_raw_anchor_imports_no_memlab_and_runs_memlabs_statements() -> None:
+    """The anchor does the same work without borrowing memlab's code: its FTS statements
+    and evergreen sources are copies, kept equal to memlab's here."""
+    from memlab.search.candidates import _FTS_SQL, _SUPPLEMENT_SQL
+    from memlab.sources import EVERGREEN_SOURCES
+
+    tree = ast.parse((BENCHMARKS / "raw_sqlite.py").read_text(encoding="utf-8"))
+    imported = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+    imported += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+    assert not [m for m in imported if m.split(".")[0] == "memlab"]
+    assert raw_sqlite.FTS_SQL == _FTS_SQL
+    assert raw_sqlite.SUPPLEMENT_SQL == _SUPPLEMENT_SQL
+    assert raw_sqlite.EVERGREEN_SOURCES == EVERGREEN_SOURCES
+
+
+def test_query_sets_draw_rare_words_from_the_lowest_document_frequencies() -> None:
+    terms = [(f"w{chr(97 + i // 26)}{chr(97 + i % 26)}", 1000 - i) for i in range(400)]
+    df = dict(terms)
+    sets = bench_engine.query_sets(terms, 20)
+    words = {name: [w for q in qs for w in q.split()] for name, qs in sets.items()}
+    assert all(df[w] <= 700 for w in words["rare"])  # the lowest quarter: df 601..700
+    assert all(df[q.split()[0]] <= 700 for q in sets["mixed"])  # one rare word first
+    assert bench_engine.median_df(sets["rare"], df) < bench_engine.median_df(sets["common"], df)
 
 
 @pytest.mark.slow
 def test_the_engine_benchmark_runs_and_reports_every_figure(tmp_path: Path) -> None:
-    args = argparse.Namespace(chunks=402, queries=12, vectors=True, dims=16)
-    out = bench_engine.run(tmp_path, args, model=False)
+    out = bench_engine.run(tmp_path, 402, 6, runs=2, vectors=True, dims=16)
     ingest, with_vectors = out["ingest"], out["ingest_with_vectors"]
-    assert isinstance(ingest, dict) and isinstance(with_vectors, dict)
     assert ingest["chunks"] == with_vectors["chunks"] >= 400  # both builds: the same chunks
-    fts, hybrid = out["fts_search"], out["hybrid_search"]
-    assert isinstance(fts, dict) and isinstance(hybrid, dict)
+    assert set(out["fts_search"]) == {"common", "rare", "mixed"}
+    hybrid = out["hybrid_search"]
+    assert hybrid["knn_exact_identical_hits"] is True
     figures = [
-        ingest["ratio_memlab_over_raw"],
-        with_vectors["ratio_memlab_over_raw"],
-        fts["p50_ratio"],
-        fts["p95_ratio"],
-        hybrid["p50_ratio_over_raw_sum"],
-        hybrid["p95_ratio_over_raw_sum"],
-        hybrid["knn_exact_p50_ratio_over_raw_sum"],
-        hybrid["knn_exact_p95_ratio_over_raw_sum"],
+        ingest["wall_ratio"]["median"],
+        ingest["cpu_ratio"]["median"],
+        with_vectors["wall_ratio"]["median"],
+        with_vectors["cpu_ratio"]["median"],
+        *(
+            f["median"]
+            for s in [*out["fts_search"].values(), hybrid]
+            for path in ("memlab", "memlab_knn_exact")
+            if path in s
+            for f in s[path]["ratio"].values()
+        ),
     ]
+    assert len(figures) == 4 + 3 * 4 + 2 * 4
     assert all(math.isfinite(f) and f > 0 for f in figures)
+
+
+@pytest.mark.slow
+def test_the_table_runs_quick_with_a_goal_and_a_verdict_per_row(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from benchmarks.__main__ import main
+
+    main(["--quick", "--only", "engine"])
+    lines = [x for x in capsys.readouterr().out.splitlines() if x.startswith("| ")][1:]  # no header
+    assert len(lines) == 2 * (3 + 2) + 2  # per size: 3 query sets, 2 hybrid; 2 ingests
+    assert all(x.rstrip(" |").rsplit("|", 1)[1].strip() in {"yes", "**no**"} for x in lines)
+    assert all("≤" in x or "≥" in x for x in lines)
 
 
 @pytest.mark.slow

@@ -21,7 +21,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import Any
+from typing import Any, Protocol
 
 from memlab.embeddings.base import EmbeddingProvider, checked_embed
 from memlab.errors import EmbeddingError
@@ -58,6 +58,14 @@ _FEATURES_SQL = (
 (ROWID, CHUNK_ID, PATH, START, END, TEXT, SOURCE, CREATED, ACCESS, CONTENT_FREE) = range(10)
 (FTS_RANK, FTS_POS, SUPP_POS, DISTANCE, VEC_POS) = range(10, 15)
 _NO_VECTOR = (math.nan, ABSENT)
+
+
+class Degradable(Protocol):
+    """What gathering marks when a step fails: ``Gathered`` here, ``QueryCandidates`` in
+    the replay's column gathering (``memlab.eval.gathering``)."""
+
+    degraded: bool
+    reasons: list[str]
 
 
 @dataclass
@@ -228,7 +236,7 @@ def has_evergreen_rows(index: MemoryIndex) -> bool:
 
 
 def _text_rows(
-    index: MemoryIndex, plan: KeywordPlan, limit: int, result: Gathered, *, evergreen: bool
+    index: MemoryIndex, plan: KeywordPlan, limit: int, result: Degradable, *, evergreen: bool
 ) -> list[tuple[int, float]]:
     """One text list's (rowid, rank) rows; an SQL error degrades the result and yields none."""
     what = "evergreen supplement query" if evergreen else "FTS query"
@@ -311,7 +319,7 @@ def _vector_candidates(
             result.rows.append(row)
 
 
-def _degrade(result: Gathered, reason: str) -> None:
+def _degrade(result: Degradable, reason: str) -> None:
     result.degraded = True
     result.reasons.append(reason)
     degraded.report(reason)
