@@ -143,3 +143,13 @@ def test_a_report_counts_each_notebooks_cells_to_the_end(tmp_path: Path, jobs: i
     assert sum("first" in line and "done in" in line for line in lines) == 1
     if jobs == 2:
         assert any(line.startswith("started first") for line in lines)
+
+
+def test_dream_simulate_counts_its_blocks_after_loading_the_engine(tmp_path: Path) -> None:
+    recorder = Recorder()
+    with progress.reporting(recorder):
+        assert main(["dream", "simulate", "--users", "20", "--days", "3", "--json"]) == 0
+    starts = [e.what for e in recorder.events if e.kind == "start"]
+    assert starts[0] == "loading the Dream simulator's engine"
+    assert starts[1] == "simulating 20 users over 3 days"
+    check_phases(recorder.events)

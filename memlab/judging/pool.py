@@ -41,6 +41,7 @@ from memlab.errors import DatasetError
 from memlab.eval.memory import Memory
 from memlab.eval.prepare import Prepared, prepare_dataset
 from memlab.eval.runs import Run, needed_limit, parse_run_specs
+from memlab.progress import counted, phase
 from memlab.safefs import write_atomic
 from memlab.search.candidates_batch import CandidateBatch
 from memlab.search.ranking import rank_batch
@@ -122,7 +123,8 @@ def pool_candidates(
         b = timeline.batch
         for name, run in group.items():
             ranked = rank_batch(b, run.config, timeline.query_now)
-            for q, qid in enumerate(b.query_ids):
+            what = f"pooling {name}'s top {depth}"
+            for q, qid in enumerate(counted(list(b.query_ids), what, "query")):
                 where = {str(b.chunk_id[i]): i for i in range(b.offsets[q], b.offsets[q + 1])}
                 rows = [r for r in trace_rows(ranked, q) if r["in_set"] and not r["content_free"]]
                 for rank, row in enumerate(rows[:depth], start=1):
@@ -233,7 +235,8 @@ def pool_dataset(
     ``queries``) and merge the result into the dataset's pool (module docstring)."""
     if depth < 1:
         raise DatasetError(f"pool depth {depth} must be at least 1")
-    ds = dataset if isinstance(dataset, Dataset) else load_dataset(dataset)
+    with phase(f"loading dataset {getattr(dataset, 'name', dataset)}"):
+        ds = dataset if isinstance(dataset, Dataset) else load_dataset(dataset)
     if queries is not None:
         wanted = set(queries)
         ds = ds.select(where=lambda q: q.query_id in wanted)
