@@ -41,7 +41,7 @@ from memlab.errors import DatasetError
 from memlab.eval.memory import Memory
 from memlab.eval.prepare import Prepared, prepare_dataset
 from memlab.eval.runs import Run, needed_limit, parse_run_specs
-from memlab.progress import counted, phase
+from memlab.progress import phase
 from memlab.safefs import write_atomic
 from memlab.search.candidates_batch import CandidateBatch
 from memlab.search.ranking import rank_batch
@@ -122,16 +122,20 @@ def pool_candidates(
         timeline = prepared.timeline(needed_limit(group), vectors=vectors, memory=memory)
         b = timeline.batch
         for name, run in group.items():
-            ranked = rank_batch(b, run.config, timeline.query_now)
-            what = f"pooling {name}'s top {depth}"
-            for q, qid in enumerate(counted(list(b.query_ids), what, "query")):
-                where = {str(b.chunk_id[i]): i for i in range(b.offsets[q], b.offsets[q + 1])}
-                rows = [r for r in trace_rows(ranked, q) if r["in_set"] and not r["content_free"]]
-                for rank, row in enumerate(rows[:depth], start=1):
-                    target, cand = _candidate(b, where[row["chunk_id"]], qid, seed)
-                    cand = found[qid].setdefault(target, cand)
-                    cand.found_by[name] = rank
-                    cand.traces[name] = row
+            with phase(f"pooling {name}'s top {depth}", len(b.query_ids), "query") as bar:
+                bar.describe("ranking")
+                ranked = rank_batch(b, run.config, timeline.query_now)
+                for q, qid in enumerate(b.query_ids):
+                    where = {str(b.chunk_id[i]): i for i in range(b.offsets[q], b.offsets[q + 1])}
+                    rows = [
+                        r for r in trace_rows(ranked, q) if r["in_set"] and not r["content_free"]
+                    ]
+                    for rank, row in enumerate(rows[:depth], start=1):
+                        target, cand = _candidate(b, where[row["chunk_id"]], qid, seed)
+                        cand = found[qid].setdefault(target, cand)
+                        cand.found_by[name] = rank
+                        cand.traces[name] = row
+                    bar.advance(detail="")
     return {qid: sorted(c.values(), key=lambda c: c.key) for qid, c in found.items()}
 
 
@@ -275,5 +279,6 @@ def pool_dataset(
     before = sum(len(c) for c in old.values())
     total = sum(len(c) for c in pool.values())
     full = load_dataset(ds.path) if queries is not None else ds
-    write_pool(ds.path, pool, [q.query_id for q in full.queries], settings)
+    with phase(f"writing the pool of {len(pool)} queries"):
+        write_pool(ds.path, pool, [q.query_id for q in full.queries], settings)
     return PoolReport(settings, len(ds.queries), total - before, total, warnings)

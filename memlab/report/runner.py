@@ -153,6 +153,8 @@ def run_jobs(
             if not options.quiet:
                 echo(f"[{number}/{n}] {job.key} → {_shown(job.out_dir)}")
             cells = NotebookCells(job.key)
+            if progress.active():
+                cells.starting()
             try:
                 out.append(run_job(job, options, on_cell=cells if progress.active() else None))
             finally:
@@ -174,6 +176,8 @@ def run_jobs(
         listener,
     ):
         futures = {pool.submit(_run_job_at, i, job, quiet): i for i, job in enumerate(jobs)}
+        for i in range(count):  # the first ones start now (the workers' start included)
+            listener.starting(i)
         for future in as_completed(futures):
             i = futures[future]
             done[i] = future.result()
@@ -196,8 +200,17 @@ class NotebookCells:
     def __init__(self, key: str) -> None:
         self.key = key
         self.phase: progress.Phase | None = None
+        self.waiting: progress.Phase | None = None
+
+    def starting(self) -> None:
+        """Until papermill counts the cells: its import, reading the notebook."""
+        if self.waiting is None and self.phase is None:
+            self.waiting = progress.start(f"{self.key}: starting papermill")
 
     def __call__(self, done: int, cells: int, running: str) -> None:
+        if self.waiting is not None:
+            self.waiting.end()
+            self.waiting = None
         if self.phase is None:
             self.phase = progress.start(f"{self.key}: cells", cells, "cell")
             self.phase.describe("starting the kernel")
@@ -207,9 +220,10 @@ class NotebookCells:
             self.phase.describe(f"cell {done + 1}: {_short(running)}")
 
     def end(self) -> None:
-        if self.phase is not None:
-            self.phase.end()
-            self.phase = None
+        for phase in (self.waiting, self.phase):
+            if phase is not None:
+                phase.end()
+        self.waiting = self.phase = None
 
 
 def _short(line: str, width: int = 40) -> str:
@@ -260,6 +274,13 @@ class CellListener:
             for bar in self.bars.values():
                 bar.end()
 
+    def starting(self, index: int) -> None:
+        if self.cells is None:
+            return
+        with self.lock:
+            if index not in self.over:
+                self.bars.setdefault(index, NotebookCells(self.jobs[index].key)).starting()
+
     def finished(self, index: int) -> None:
         with self.lock:
             self.over.add(index)
@@ -282,6 +303,7 @@ class CellListener:
                     if self.echo is not None:
                         job = self.jobs[index]
                         self.echo(f"started {job.key} → {_shown(job.out_dir)}")
+                    self.bars.setdefault(index, NotebookCells(self.jobs[index].key)).starting()
                     continue
                 bar = self.bars.setdefault(index, NotebookCells(self.jobs[index].key))
                 bar(done, total, line)
