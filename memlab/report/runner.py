@@ -121,15 +121,17 @@ def run_report(options: ReportOptions, echo: Callable[[str], None] = print) -> R
     )
     base = baseline_path(options)
     result = ReportResult(options.out.resolve(), [], base)
-    for job, done in zip(jobs, run_jobs(jobs, options, echo), strict=True):
-        if done.ok and (job.notebook.name in CHECKED_NOTEBOOKS or _has_entry(base, job.key)):
-            done.check = _check(done, base)
-        if done.ok:
-            result.notes.extend(separation_notes(job.out_dir, job.key))
-        result.jobs.append(done)
-    if options.write_baseline is not None:
-        result.written_baseline = _write_baseline(options.write_baseline, result)
-    write_summary(result)
+    ran = run_jobs(jobs, options, echo)
+    with progress.phase("report: checking against the baseline, writing the summary"):
+        for job, done in zip(jobs, ran, strict=True):
+            if done.ok and (job.notebook.name in CHECKED_NOTEBOOKS or _has_entry(base, job.key)):
+                done.check = _check(done, base)
+            if done.ok:
+                result.notes.extend(separation_notes(job.out_dir, job.key))
+            result.jobs.append(done)
+        if options.write_baseline is not None:
+            result.written_baseline = _write_baseline(options.write_baseline, result)
+        write_summary(result)
     return result
 
 
