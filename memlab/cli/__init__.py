@@ -86,11 +86,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def wants_progress(args: argparse.Namespace) -> bool:
-    """Progress on stderr (``memlab.progress``) unless the command line says ``--quiet``
-    (or, for ``memlab report``, runs in CI: ``$CI`` set)."""
+    """Progress on stderr (``memlab.progress``) when stderr is a terminal (or a caller,
+    e.g. a test, already records it), unless the command line says ``--quiet`` (or, for
+    ``memlab report``, runs in CI: ``$CI`` set). A log or a pipe gets only the command's
+    own lines, as before: bad input stays one ``memlab: error:`` line."""
     if getattr(args, "quiet", False):
         return False
-    return not (args.command == "report" and in_ci())
+    if args.command == "report" and in_ci():
+        return False
+    return progress.active() or sys.stderr.isatty()
 
 
 def in_ci() -> bool:
