@@ -14,9 +14,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import sys
 from collections.abc import Sequence
 
+from memlab import progress
 from memlab.cli.args import MemlabParser
 from memlab.cli.commands import COMMANDS
 from memlab.errors import MemlabError
@@ -73,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="memlab: %(levelname)s: %(message)s",
     )
     try:
-        with degraded.aggregated():  # one warning line per kind of reason, not per query
+        with degraded.aggregated(), progress.reporting(enabled=wants_progress(args)):
             code = args.func(args)
     except KeyboardInterrupt:
         print("memlab: interrupted", file=sys.stderr)
@@ -81,6 +83,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:
         return report_error(exc, verbose=args.verbose)
     return int(code or 0)
+
+
+def wants_progress(args: argparse.Namespace) -> bool:
+    """Progress on stderr (``memlab.progress``) when stderr is a terminal (or a caller,
+    e.g. a test, already records it), unless the command line says ``--quiet`` (or, for
+    ``memlab report``, runs in CI: ``$CI`` set). A log or a pipe gets only the command's
+    own lines, as before: bad input stays one ``memlab: error:`` line."""
+    if getattr(args, "quiet", False):
+        return False
+    if args.command == "report" and in_ci():
+        return False
+    return progress.active() or sys.stderr.isatty()
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
 
 
 def parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:

@@ -199,9 +199,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if not args.events:
         check_fleet_fits(params, config, streamed=not grid)
     fleet = load_events(args.events, params) if args.events else None
+    from memlab import progress
     from memlab.dream.sim.kernel import ready
 
-    ready()  # loads the compiled engine (compiles it once per machine, with a note)
+    with progress.phase("loading the Dream simulator's engine"):
+        ready()  # loads the compiled engine (compiles it once per machine, with a note)
     if grid:
         table = sweep(params, config, grid, fleet=fleet, progress=not args.json)
         if args.max_freshness_hours is not None:

@@ -282,10 +282,15 @@ def _evaluate(
     runs: Mapping[str, SearchConfig | Run | RunFile],
     measures: list[str],
 ) -> int:
+    from memlab import progress
     from memlab.eval.compare_view import compare_text
     from memlab.eval.experiment import run_experiment
 
-    prepared = prepared_from(args)
+    command = "compare" if getattr(args, "func", None) is cmd_compare else "eval"
+    progress.note(f"{command} {args.dataset}: {len(runs)} run(s) ({', '.join(runs)})")
+    with progress.phase(f"loading dataset {args.dataset}") as loading:
+        prepared = prepared_from(args)
+        loading.describe(f"{len(prepared.dataset.queries)} queries")
     with scheduler_client(args) as client:
         if client is not None:
             prepared.use_cluster(client)  # groups indexed and searched on the workers
@@ -302,7 +307,7 @@ def _evaluate(
     if args.json:
         print(json.dumps(exp.aggregated_records(), indent=2))
         return 0
-    print(compare_text(exp, measures))
+    print(compare_text(exp, measures), flush=True)  # before the separation's long wait
     if getattr(args, "table", None):
         from memlab.eval.significance import pairwise_table
 
@@ -333,7 +338,7 @@ def _separation(exp: Any, measures: list[str], out: str | None) -> None:
         return
     sep = separate(exp, measure="nDCG@10" if "nDCG@10" in ir else ir[0])
     print()
-    print(separation_text(sep))
+    print(separation_text(sep), flush=True)
     if out:
         write_separation(sep, Path(out))
 

@@ -82,10 +82,12 @@ def register(sub: Any) -> None:
 
 
 def cmd_pool(args: argparse.Namespace) -> int:
+    from memlab import progress
     from memlab.judging.pool import pool_dataset
     from memlab.judging.session import dataset_folder
 
     queries = [q.strip() for q in args.queries.split(",") if q.strip()] if args.queries else None
+    progress.note(f"pool {args.dataset}: runs {args.runs}, depth {args.depth}")
     report = pool_dataset(
         dataset_folder(args.dataset),
         args.runs,
@@ -94,6 +96,7 @@ def cmd_pool(args: argparse.Namespace) -> int:
         embedder=args.embedder,
         queries=queries,
         work_dir=args.work,
+        progress=progress.active(),
     )
     print(report.summary())
     for warning in report.warnings:

@@ -12,7 +12,6 @@ regression or a failed notebook (the summary names the notebook and the cell),
 from __future__ import annotations
 
 import argparse
-import os
 import shlex
 import subprocess
 import sys
@@ -20,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from memlab.cli import in_ci
 from memlab.cli.args import existing_dir, existing_file, integer, nonempty, number
 from memlab.cli.commands import summary
 from memlab.report.execute import DEFAULT_KERNEL
@@ -132,10 +132,6 @@ def register(sub: Any) -> None:
     init.add_argument("dir", type=Path, help="the folder to lay out (created if missing)")
     init.add_argument("--force", action="store_true", help="overwrite files already there")
     init.set_defaults(func=cmd_init)
-
-
-def in_ci() -> bool:
-    return os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
 
 
 def cmd_report(args: argparse.Namespace) -> int:

@@ -176,7 +176,11 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         max_tokens=args.max_tokens,
     )  # bad input fails before anything runs
     measures += [m for m in rule.measures if m not in measures]
-    prepared = prepared_from(args)  # bad input fails before a cluster starts
+    from memlab import progress
+
+    progress.note(f"sweep {args.dataset}: grid {args.grid}")
+    with progress.phase(f"loading dataset {args.dataset}"):
+        prepared = prepared_from(args)  # bad input fails before a cluster starts
     with scheduler_client(args) as client:
         if client is not None:
             prepared.use_cluster(client)  # candidates gathered per group on the workers

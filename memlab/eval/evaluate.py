@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from memlab import progress
 from memlab.datasets import qrels_by_file
 from memlab.errors import ConfigError, unknown_name
 from memlab.eval import stats
@@ -226,8 +227,8 @@ def aggregate_records(
             if _present(qid):
                 scored[run].add(qid)
     out: list[dict[str, Any]] = []
-    for (run, measure), vals in values.items():
-        x = np.asarray(vals, dtype=np.float64)
+    for run, measure in progress.counted(list(values), "confidence intervals", "measure"):
+        x = np.asarray(values[(run, measure)], dtype=np.float64)
         lo, hi = stats.bootstrap_ci(x, n_resamples, seed=seed)
         out.append(
             {

@@ -29,6 +29,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from memlab import progress
 from memlab.config import SearchConfig
 from memlab.datasets import Dataset
 from memlab.errors import ConfigError, unknown_name
@@ -189,28 +190,39 @@ def run_experiment(
     timelines: dict[str, Timeline] = {}
     frames: list[list[Row]] = []
     qrels: dict[str, dict[str, dict[str, dict[str, int]]]] = {}
-    for (memory, keywords), group in by_memory.items():
-        timeline = prepared.timeline(
+    gathered = {
+        key: prepared.timeline(
             needed_limit(group),
             vectors=any(r.config.vectors for r in group.values()),
-            memory=memory,
-            keywords=keywords,
+            memory=key[0],
+            keywords=key[1],
         )
-        for name, spec in group.items():
-            result = run_config(name, timeline.batch, spec.config, timeline.query_now)
-            result.memory = spec.memory or (memory if spec.index else None)
-            results[name] = result
-            timelines[name] = timeline
-            frames.append(evaluate_rows(timeline, result, measures, unit=unit, budget=budget))
-            warnings += _gap(timeline, name, spec, result)
+        for key, group in by_memory.items()
+    }
+    what = f"ranking and measuring {len(ds.queries)} queries"
+    with progress.phase(what, len(specs) + len(files), "run") as bar:
+        for (memory, keywords), group in by_memory.items():
+            timeline = gathered[(memory, keywords)]
+            for name, spec in group.items():
+                bar.describe(f"{name}: ranking")
+                result = run_config(name, timeline.batch, spec.config, timeline.query_now)
+                result.memory = spec.memory or (memory if spec.index else None)
+                results[name] = result
+                timelines[name] = timeline
+                bar.describe(f"{name}: measures")
+                frames.append(evaluate_rows(timeline, result, measures, unit=unit, budget=budget))
+                warnings += _gap(timeline, name, spec, result)
+                qrels[name] = _unit_qrels(timeline)
+                bar.advance(detail=name)
+        for name, run_file in files.items():
+            bar.describe(f"{name}: measures")
+            timeline = prepared.judged()
             qrels[name] = _unit_qrels(timeline)
-    for name, run_file in files.items():
-        timeline = prepared.judged()
-        qrels[name] = _unit_qrels(timeline)
-        result, notes = external_result(name, run_file, ds, qrels[name][unit])
-        results[name] = result
-        frames.append(evaluate_rows(timeline, result, measures, unit=unit, budget=budget))
-        warnings += notes
+            result, notes = external_result(name, run_file, ds, qrels[name][unit])
+            results[name] = result
+            frames.append(evaluate_rows(timeline, result, measures, unit=unit, budget=budget))
+            warnings += notes
+            bar.advance(detail=name)
     results = {name: results[name] for name in order}
     warnings += [w for w in prepared.warnings if w not in warnings]
     rows = [row for name in order for part in frames for row in part if row[0] == name]
@@ -246,11 +258,13 @@ def run_experiment(
         family,
     )
     if len(results) > 1:  # the comparison's statistics now (its errors raise here)
-        _ = exp.compared
+        with progress.phase(f"significance tests against {order[0]}"):
+            _ = exp.compared
     elif test not in TESTS:
         raise ConfigError(unknown_name("test", str(test), TESTS))
     if out is not None:
-        write_outputs(exp, Path(out))
+        with progress.phase(f"writing the results to {out}"):
+            write_outputs(exp, Path(out))
     return exp
 
 

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from memlab import progress
 from memlab.config import DreamConfig, IndexConfig
 from memlab.datasets import Dataset, Query, load_dataset
 from memlab.embeddings.base import EmbeddingProvider, checked_embed
@@ -191,25 +192,34 @@ class Prepared:
         embedder = self.embedder if use_vectors else None
         found: dict[str, GroupProduct] = {}
         paths: dict[str, Path] = {}
-        for gid in gids:
-            key = product_key(ds, gid, memory, self.embedder_id, use_vectors, limit, keywords)
-            paths[gid] = product_path(self.work_dir, ds, gid, key)
-            cached = load_product(paths[gid])
-            if cached is not None:
-                found[gid] = cached
-        todo = [gid for gid in gids if gid not in found]
-        if self.executor is not None and len(todo) > 1:
-            whole = ds is self.dataset and self._dataset_ref is not None
-            data = self._dataset_ref if whole else ds
-            replayed = replay_groups(data, todo, memory, limit, embedder, keywords, self.executor)
-        else:
-            replayed = (
-                (g, self._replay_here(ds, g, memory, limit, embedder, keywords)) for g in todo
-            )
-        for gid, product in replayed:
-            if product.complete:  # a degraded replay is redone next time
-                save_product(paths[gid], product)
-            found[gid] = product
+        what = f"candidates of {len(ds.queries)} queries ({memory.index.tokenizer})"
+        with progress.phase(what, len(gids), "group") as bar:
+            bar.describe("cached replays")
+            for gid in gids:
+                key = product_key(ds, gid, memory, self.embedder_id, use_vectors, limit, keywords)
+                paths[gid] = product_path(self.work_dir, ds, gid, key)
+                cached = load_product(paths[gid])
+                if cached is not None:
+                    found[gid] = cached
+                    bar.advance(detail=f"{gid} cached")
+            todo = [gid for gid in gids if gid not in found]
+            if todo:
+                bar.describe(f"replaying {len(todo)} group(s)")
+            if self.executor is not None and len(todo) > 1:
+                whole = ds is self.dataset and self._dataset_ref is not None
+                data = self._dataset_ref if whole else ds
+                replayed = replay_groups(
+                    data, todo, memory, limit, embedder, keywords, self.executor
+                )
+            else:
+                replayed = (
+                    (g, self._replay_here(ds, g, memory, limit, embedder, keywords)) for g in todo
+                )
+            for gid, product in replayed:
+                if product.complete:  # a degraded replay is redone next time
+                    save_product(paths[gid], product)
+                found[gid] = product
+                bar.advance(detail=f"{gid} replayed")
         return {gid: found[gid] for gid in gids}
 
     def _replay_here(
@@ -222,7 +232,7 @@ class Prepared:
         keywords: str,
     ) -> GroupProduct:
         """One group replayed in this process, with progress when asked."""
-        bar = ReplayProgress.start(self.dataset, gid) if self.progress else None
+        bar = ReplayProgress.start(ds, gid) if self.progress else None  # ds: this index's part
         try:
             return replay_group(
                 ds,

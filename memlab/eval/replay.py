@@ -164,7 +164,11 @@ class GroupReplay:
         with self.store.index.batch():
             while self._next < len(events) and events[self._next].at <= until:
                 if self._lock is None:  # no Dream: files in memory, indexed in bulk
+                    before = self.applied
                     self._apply_in_memory(until)
+                    if self.on_event is not None:
+                        for _ in range(self.applied - before):
+                            self.on_event()
                     continue
                 event = events[self._next]
                 self._next += 1

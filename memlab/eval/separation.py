@@ -27,6 +27,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from memlab import progress
 from memlab.eval import breakdown
 from memlab.eval.experiment import Experiment, run_experiment, write_outputs
 from memlab.eval.filtering import (
@@ -132,6 +133,10 @@ def separate(
 ) -> Separation:
     """Filtering and ranking of ``exp`` taken apart (see the module docstring)."""
     seed = int(exp.manifest.get("seed", 0))
+    progress.note(
+        "filtering and ranking apart: the ranking-only view, reachability, power, "
+        f"the min_score sweep ({len(min_scores)} thresholds)"
+    )
     only = run_experiment(
         exp.prepared,
         {n: Run(ranking_only(r.config), r.memory) for n, r in exp.runs.items()},
@@ -141,7 +146,8 @@ def separate(
         budget=exp.manifest["token_budget"],
         seed=seed,
     )
-    reach = reachability_by_run(exp)
+    with progress.phase(f"reachability of {len(exp.runs)} run(s)"):
+        reach = reachability_by_run(exp)
     perquery = _views(exp, only)
     runs = list(exp.runs)
     categories = {q.query_id: q.category or "" for q in exp.dataset.queries}
@@ -156,23 +162,28 @@ def separate(
         ignore_index=True,
     )
     nuggets = [m for m in perquery["measure"].unique() if m in NUGGET_MEASURES]
+    with progress.phase("answer age and category tables"):
+        summary = reachability_summary(exp, reach)
+        ages = breakdown.by_age(perquery, reach, measure)
+        by_category = breakdown.by_category(perquery, [measure, *nuggets])
+    pairs_tested = breakdown.comparison_pairs(runs)
+    with progress.phase(f"power of {len(pairs_tested)} comparison(s) ({n_resamples} resamples)"):
+        power = breakdown.power_table(
+            perquery, pairs_tested, measure, n_resamples=n_resamples, seed=seed
+        )
+    with progress.phase(f"min_score sweep ({len(min_scores)} thresholds)"):
+        sweep = min_score_sweep(exp, min_scores)
     return Separation(
         exp,
         only,
         measure,
         reach,
-        reachability_summary(exp, reach),
-        breakdown.by_age(perquery, reach, measure),
-        breakdown.by_category(perquery, [measure, *nuggets]),
+        summary,
+        ages,
+        by_category,
         changes,
-        breakdown.power_table(
-            perquery,
-            breakdown.comparison_pairs(runs),
-            measure,
-            n_resamples=n_resamples,
-            seed=seed,
-        ),
-        min_score_sweep(exp, min_scores),
+        power,
+        sweep,
         index_table(exp),
     )
 

@@ -41,6 +41,7 @@ from memlab.errors import DatasetError
 from memlab.eval.memory import Memory
 from memlab.eval.prepare import Prepared, prepare_dataset
 from memlab.eval.runs import Run, needed_limit, parse_run_specs
+from memlab.progress import phase
 from memlab.safefs import write_atomic
 from memlab.search.candidates_batch import CandidateBatch
 from memlab.search.ranking import rank_batch
@@ -121,15 +122,20 @@ def pool_candidates(
         timeline = prepared.timeline(needed_limit(group), vectors=vectors, memory=memory)
         b = timeline.batch
         for name, run in group.items():
-            ranked = rank_batch(b, run.config, timeline.query_now)
-            for q, qid in enumerate(b.query_ids):
-                where = {str(b.chunk_id[i]): i for i in range(b.offsets[q], b.offsets[q + 1])}
-                rows = [r for r in trace_rows(ranked, q) if r["in_set"] and not r["content_free"]]
-                for rank, row in enumerate(rows[:depth], start=1):
-                    target, cand = _candidate(b, where[row["chunk_id"]], qid, seed)
-                    cand = found[qid].setdefault(target, cand)
-                    cand.found_by[name] = rank
-                    cand.traces[name] = row
+            with phase(f"pooling {name}'s top {depth}", len(b.query_ids), "query") as bar:
+                bar.describe("ranking")
+                ranked = rank_batch(b, run.config, timeline.query_now)
+                for q, qid in enumerate(b.query_ids):
+                    where = {str(b.chunk_id[i]): i for i in range(b.offsets[q], b.offsets[q + 1])}
+                    rows = [
+                        r for r in trace_rows(ranked, q) if r["in_set"] and not r["content_free"]
+                    ]
+                    for rank, row in enumerate(rows[:depth], start=1):
+                        target, cand = _candidate(b, where[row["chunk_id"]], qid, seed)
+                        cand = found[qid].setdefault(target, cand)
+                        cand.found_by[name] = rank
+                        cand.traces[name] = row
+                    bar.advance(detail="")
     return {qid: sorted(c.values(), key=lambda c: c.key) for qid, c in found.items()}
 
 
@@ -233,7 +239,8 @@ def pool_dataset(
     ``queries``) and merge the result into the dataset's pool (module docstring)."""
     if depth < 1:
         raise DatasetError(f"pool depth {depth} must be at least 1")
-    ds = dataset if isinstance(dataset, Dataset) else load_dataset(dataset)
+    with phase(f"loading dataset {getattr(dataset, 'name', dataset)}"):
+        ds = dataset if isinstance(dataset, Dataset) else load_dataset(dataset)
     if queries is not None:
         wanted = set(queries)
         ds = ds.select(where=lambda q: q.query_id in wanted)
@@ -272,5 +279,6 @@ def pool_dataset(
     before = sum(len(c) for c in old.values())
     total = sum(len(c) for c in pool.values())
     full = load_dataset(ds.path) if queries is not None else ds
-    write_pool(ds.path, pool, [q.query_id for q in full.queries], settings)
+    with phase(f"writing the pool of {len(pool)} queries"):
+        write_pool(ds.path, pool, [q.query_id for q in full.queries], settings)
     return PoolReport(settings, len(ds.queries), total - before, total, warnings)

@@ -92,6 +92,10 @@ def install_kernel(name: str = DEFAULT_KERNEL, prefix: Path | None = None) -> Pa
     return Path(where)
 
 
+CellHook = Callable[[int, int, str], None]  # (cells done, cells, the running cell's first line)
+ENGINE = "memlab"  # papermill's nbclient engine, telling ``on_cell`` as cells start and end
+
+
 def run_notebook(
     source: Path,
     output: Path,
@@ -102,11 +106,19 @@ def run_notebook(
     cell_timeout: float = 900.0,
     progress: bool = True,
     cwd: Path | None = None,
+    on_cell: CellHook | None = None,
 ) -> Failure | None:
-    """Execute ``source`` into ``output``; None on success, else where it failed."""
+    """Execute ``source`` into ``output``; None on success, else where it failed.
+
+    ``on_cell`` is told as each cell starts and ends (cells counted as papermill runs
+    them: its parameters cell included); it replaces papermill's own bar."""
     import papermill
 
     output.parent.mkdir(parents=True, exist_ok=True)
+    engine: dict[str, Any] = {}
+    if on_cell is not None:
+        _register_engine()
+        engine = {"engine_name": ENGINE, "on_cell": on_cell}
     try:
         papermill.execute_notebook(
             str(source),
@@ -115,10 +127,11 @@ def run_notebook(
             kernel_name=kernel,
             start_timeout=int(start_timeout),
             execution_timeout=int(cell_timeout),
-            progress_bar=progress,
+            progress_bar=progress and on_cell is None,
             log_output=False,
             cwd=str(cwd) if cwd else None,
             extra_arguments=list(KERNEL_ARGUMENTS),
+            **engine,
         )
     except papermill.PapermillExecutionError as exc:
         return locate_failure(output, f"{exc.ename}: {exc.evalue}")
@@ -129,6 +142,46 @@ def run_notebook(
             return locate_failure(output, detail)
         return Failure(None, 0, None, "", "", detail)
     return None
+
+
+def _register_engine() -> None:
+    """papermill's nbclient engine, calling ``on_cell`` at each cell's start and end."""
+    from papermill.engines import NBClientEngine, papermill_engines
+
+    if ENGINE in papermill_engines._engines:
+        return
+
+    class CellsEngine(NBClientEngine):
+        @classmethod
+        def execute_managed_notebook(cls, nb_man: Any, kernel_name: str, **kwargs: Any) -> Any:
+            hook: CellHook = kwargs.pop("on_cell")
+            cells = len(nb_man.nb.cells)
+            done = 0
+            started, completed = nb_man.cell_start, nb_man.cell_complete
+
+            def cell_start(cell: Any, cell_index: int | None = None, **kw: Any) -> Any:
+                out = started(cell, cell_index, **kw)
+                hook(done, cells, _first_line(cell))
+                return out
+
+            def cell_complete(cell: Any, cell_index: int | None = None, **kw: Any) -> Any:
+                nonlocal done
+                out = completed(cell, cell_index, **kw)
+                done += 1
+                hook(done, cells, "")
+                return out
+
+            nb_man.cell_start, nb_man.cell_complete = cell_start, cell_complete
+            hook(0, cells, "")
+            return super().execute_managed_notebook(nb_man, kernel_name, **kwargs)
+
+    papermill_engines.register(ENGINE, CellsEngine)
+
+
+def _first_line(cell: Any) -> str:
+    if cell.get("cell_type") != "code":
+        return ""
+    return next((ln.strip() for ln in str(cell.source).splitlines() if ln.strip()), "")
 
 
 def locate_failure(output: Path, error: str) -> Failure:

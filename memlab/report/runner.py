@@ -23,16 +23,19 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
+from memlab import progress
 from memlab.datasets.scan import check_dataset_files
 from memlab.errors import ReportError
 from memlab.report import baseline as bl
-from memlab.report.execute import Failure, check_kernel, run_notebook
+from memlab.report.execute import CellHook, Failure, check_kernel, run_notebook
 from memlab.report.html import index_page, machine_paths, notebook_to_html
 from memlab.report.locate import default_baseline, resolve_dataset
 from memlab.report.notebooks import bind, file_assignments, load_notebooks, parse_assignments
@@ -109,19 +112,26 @@ def _split(values: Sequence[str]) -> list[str]:
 
 def run_report(options: ReportOptions, echo: Callable[[str], None] = print) -> ReportResult:
     """Plan, run every job, check against the baseline and write the summary files."""
-    jobs = plan(options)
-    check_kernel(options.kernel, echo)
+    with progress.phase("report: reading the notebooks, starting Jupyter"):
+        jobs = plan(options)
+        check_kernel(options.kernel, echo)
+    progress.note(
+        f"report: {len(jobs)} notebook run(s), {workers(options, len(jobs))} at a time: "
+        + ", ".join(job.key for job in jobs)
+    )
     base = baseline_path(options)
     result = ReportResult(options.out.resolve(), [], base)
-    for job, done in zip(jobs, run_jobs(jobs, options, echo), strict=True):
-        if done.ok and (job.notebook.name in CHECKED_NOTEBOOKS or _has_entry(base, job.key)):
-            done.check = _check(done, base)
-        if done.ok:
-            result.notes.extend(separation_notes(job.out_dir, job.key))
-        result.jobs.append(done)
-    if options.write_baseline is not None:
-        result.written_baseline = _write_baseline(options.write_baseline, result)
-    write_summary(result)
+    ran = run_jobs(jobs, options, echo)
+    with progress.phase("report: checking against the baseline, writing the summary"):
+        for job, done in zip(jobs, ran, strict=True):
+            if done.ok and (job.notebook.name in CHECKED_NOTEBOOKS or _has_entry(base, job.key)):
+                done.check = _check(done, base)
+            if done.ok:
+                result.notes.extend(separation_notes(job.out_dir, job.key))
+            result.jobs.append(done)
+        if options.write_baseline is not None:
+            result.written_baseline = _write_baseline(options.write_baseline, result)
+        write_summary(result)
     return result
 
 
@@ -135,7 +145,8 @@ def run_jobs(
     jobs: Sequence[Job], options: ReportOptions, echo: Callable[[str], None]
 ) -> list[JobResult]:
     """Every job, in order; with several workers each runs in its own process (and
-    kernel), without progress bars, and a line says when each one is done."""
+    kernel). A line says when each one starts and ends; in between, its cells count
+    up on a bar (``memlab.progress``, shown when the caller reports progress)."""
     n = len(jobs)
     count = workers(options, n)
     if count == 1:
@@ -143,22 +154,161 @@ def run_jobs(
         for number, job in enumerate(jobs, start=1):
             if not options.quiet:
                 echo(f"[{number}/{n}] {job.key} → {_shown(job.out_dir)}")
-            out.append(run_job(job, options))
+            cells = NotebookCells(job.key)
+            if progress.active():
+                cells.starting()
+            try:
+                out.append(run_job(job, options, on_cell=cells if progress.active() else None))
+            finally:
+                cells.end()
+            if not options.quiet:
+                echo(f"[{number}/{n}] {job.key} {_state(out[-1])} in {out[-1].seconds:.0f} s")
         return out
     quiet = replace(options, quiet=True)
     if not options.quiet:
         echo(f"running {n} notebooks, {count} at a time")
     done: dict[int, JobResult] = {}
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=count, mp_context=context) as pool:
-        futures = {pool.submit(run_job, job, quiet): i for i, job in enumerate(jobs)}
+    told = context.Queue() if progress.active() else None
+    listener = CellListener(told, jobs, echo if not options.quiet else None)
+    with (
+        ProcessPoolExecutor(
+            max_workers=count, mp_context=context, initializer=_use_queue, initargs=(told,)
+        ) as pool,
+        listener,
+    ):
+        futures = {pool.submit(_run_job_at, i, job, quiet): i for i, job in enumerate(jobs)}
+        for i in range(count):  # the first ones start now (the workers' start included)
+            listener.starting(i)
         for future in as_completed(futures):
             i = futures[future]
             done[i] = future.result()
+            listener.finished(i)
             if not options.quiet:
-                state = "done" if done[i].ok else "FAILED"
-                echo(f"[{len(done)}/{n}] {jobs[i].key} {state} in {done[i].seconds:.0f} s")
+                echo(
+                    f"[{len(done)}/{n}] {jobs[i].key} {_state(done[i])} in {done[i].seconds:.0f} s"
+                )
     return [done[i] for i in range(n)]
+
+
+def _state(job: JobResult) -> str:
+    return "done" if job.ok else "FAILED"
+
+
+class NotebookCells:
+    """A notebook's cells as a progress phase: opened when papermill says how many there
+    are, advanced as each ends, the running cell's first line beside the bar."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+        self.phase: progress.Phase | None = None
+        self.waiting: progress.Phase | None = None
+
+    def starting(self) -> None:
+        """Until papermill counts the cells: its import, reading the notebook."""
+        if self.waiting is None and self.phase is None:
+            self.waiting = progress.start(f"{self.key}: starting papermill")
+
+    def __call__(self, done: int, cells: int, running: str) -> None:
+        if self.waiting is not None:
+            self.waiting.end()
+            self.waiting = None
+        if self.phase is None:
+            self.phase = progress.start(f"{self.key}: cells", cells, "cell")
+            self.phase.describe("starting the kernel")
+        if done > self.phase.done:
+            self.phase.advance(done - self.phase.done, detail="")
+        if running:
+            self.phase.describe(f"cell {done + 1}: {_short(running)}")
+
+    def end(self) -> None:
+        for phase in (self.waiting, self.phase):
+            if phase is not None:
+                phase.end()
+        self.waiting = self.phase = None
+
+
+def _short(line: str, width: int = 40) -> str:
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
+_CELLS: Any = None  # in a worker process: the queue its notebooks' cells are told on
+
+
+def _use_queue(cells: Any) -> None:
+    global _CELLS
+    _CELLS = cells
+
+
+def _run_job_at(index: int, job: Job, options: ReportOptions) -> JobResult:
+    """``run_job`` in a worker: its cells told to the parent (``CellListener``)."""
+    cells = _CELLS
+    if cells is None:
+        return run_job(job, options)
+    cells.put((index, -1, 0, ""))  # started
+    return run_job(job, options, on_cell=lambda d, n, line: cells.put((index, d, n, line)))
+
+
+class CellListener:
+    """In the parent: each worker's notebook cells, as told on the queue, shown as that
+    notebook's bar; a line when a notebook starts (its bar counts on until it ends)."""
+
+    def __init__(self, cells: Any, jobs: Sequence[Job], echo: Callable[[str], None] | None):
+        self.cells = cells
+        self.jobs = jobs
+        self.echo = echo
+        self.bars: dict[int, NotebookCells] = {}
+        self.over: set[int] = set()
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._listen, daemon=True)
+
+    def __enter__(self) -> CellListener:
+        if self.cells is not None:
+            self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        if self.cells is not None:
+            self.thread.join()
+        with self.lock:
+            for bar in self.bars.values():
+                bar.end()
+
+    def starting(self, index: int) -> None:
+        if self.cells is None:
+            return
+        with self.lock:
+            if index not in self.over:
+                self.bars.setdefault(index, NotebookCells(self.jobs[index].key)).starting()
+
+    def finished(self, index: int) -> None:
+        with self.lock:
+            self.over.add(index)
+            bar = self.bars.pop(index, None)
+        if bar is not None:
+            bar.end()
+
+    def _listen(self) -> None:
+        import queue
+
+        while not self.stop.is_set():
+            try:
+                index, done, total, line = self.cells.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            with self.lock:
+                if index in self.over:
+                    continue
+                if done < 0:
+                    if self.echo is not None:
+                        job = self.jobs[index]
+                        self.echo(f"started {job.key} → {_shown(job.out_dir)}")
+                    self.bars.setdefault(index, NotebookCells(self.jobs[index].key)).starting()
+                    continue
+                bar = self.bars.setdefault(index, NotebookCells(self.jobs[index].key))
+                bar(done, total, line)
 
 
 def _shown(path: Path) -> str:
@@ -168,7 +318,8 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
-def run_job(job: Job, options: ReportOptions) -> JobResult:
+def run_job(job: Job, options: ReportOptions, on_cell: CellHook | None = None) -> JobResult:
+    """Run one notebook (``on_cell``: told as its cells start and end)."""
     job.out_dir.mkdir(parents=True, exist_ok=True)
     executed = job.out_dir / f"{job.notebook.name}.ipynb"
     start = time.perf_counter()
@@ -181,6 +332,7 @@ def run_job(job: Job, options: ReportOptions) -> JobResult:
         cell_timeout=options.cell_timeout,
         progress=not options.quiet,
         cwd=job.out_dir,
+        on_cell=on_cell,
     )
     seconds = time.perf_counter() - start
     (job.out_dir / "parameters.json").write_text(

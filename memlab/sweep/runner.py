@@ -20,6 +20,7 @@ from typing import Any
 
 import pandas as pd
 
+from memlab import progress
 from memlab.config import SearchConfig
 from memlab.datasets import Dataset
 from memlab.errors import ConfigError
@@ -183,9 +184,24 @@ def _result_table(
 
 
 def _bar(total: int, show: bool) -> Any:
+    """The sweep's bar: a ``memlab.progress`` phase when progress is reported (the command
+    line), else tqdm's (a notebook)."""
+    if progress.active():
+        return _PhaseBar(progress.start(f"sweep of {total} configurations", total, "config"))
     from tqdm.auto import tqdm
 
     return tqdm(total=total, desc="sweep", unit="config", disable=not show or total == 0)
+
+
+class _PhaseBar:
+    def __init__(self, phase: progress.Phase) -> None:
+        self.phase = phase
+
+    def update(self, n: int) -> None:
+        self.phase.advance(n)
+
+    def close(self) -> None:
+        self.phase.end()
 
 
 def run_sweep(

@@ -70,3 +70,22 @@ def test_the_simulator_note_appears_before_its_engine_compiles(
     jit.note_compiling("the Dream simulator's engine", "memlab.dream.sim.kernel")
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and err[0].startswith("memlab: compiling the Dream simulator's engine")
+
+
+def test_without_dream_on_one_index_part_the_replay_bar_reaches_its_total(tmp_path: Path) -> None:
+    """Issue 30: files indexed in bulk (Dream off) were never counted, and a part of the
+    dataset (the queries of one index) was counted with the whole dataset's queries, so
+    the bar ended at 47-56 %."""
+    ds = load_dataset(AGENT_MEMORY)
+    part = ds.select(exclude_tags={"trigram"})  # the default index's queries
+    split = [g for g in part.groups if 0 < len(part.queries_in(g)) < len(ds.queries_in(g))]
+    gid = min(split, key=lambda g: len(part.queries_in(g)))
+    bar = ReplayProgress.start(part, gid)
+    assert bar is not None
+    memory = memory_for(part, dream=False)
+    replay_queries(
+        part, gid, memory, limit=18, work=tmp_path / "w", tick=bar.query, on_file=bar.file
+    )
+    bar.close()
+    assert (bar.files, bar.queries) == (bar.files_total, bar.queries_total)
+    assert bar.bar.n == bar.bar.total and bar.files > 0

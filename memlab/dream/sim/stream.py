@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from memlab import progress
 from memlab.config import DreamConfig
 from memlab.dream.sim.fleet import BLOCK_USERS, PARALLEL_FROM, Fleet, simulate_block
 from memlab.dream.sim.kernel import ready
@@ -86,8 +87,11 @@ def simulate_summary(
     if workers > 1 and executor is None:
         ready()  # the compiled engine, loaded once here rather than in every worker
     parts: list[Tally | None] = [None] * len(pieces)
-    for i, part in run_all(tally_block, pieces, workers=workers, executor=executor):
-        parts[i] = part
+    what = f"simulating {users:,} users over {days:g} days"
+    with progress.phase(what, len(pieces), "block") as bar:
+        for i, part in run_all(tally_block, pieces, workers=workers, executor=executor):
+            parts[i] = part
+            bar.advance()
     merged = Tally.merge([p for p in parts if p is not None])
     return FleetSummary(params, config, days, start, merged)
 
