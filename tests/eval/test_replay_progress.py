@@ -11,7 +11,7 @@ from memlab import jit
 from memlab.datasets import load_dataset
 from memlab.eval import ranx_backend
 from memlab.eval.memory import memory_for
-from memlab.eval.progress import MIN_STEPS, ReplayProgress
+from memlab.eval.replay_progress import MIN_STEPS, ReplayProgress
 from memlab.eval.timeline import replay_queries
 
 AGENT_MEMORY = Path(__file__).resolve().parents[2] / "datasets" / "agent-memory"
