@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(subst $(comma),_,$(EXTRAS))
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup setup-browser report demo test test-slow bench lint format ci clean
+.PHONY: setup setup-browser report demo test test-slow soak bench lint format ci clean
 
 setup: $(STAMP)
 
@@ -46,6 +46,13 @@ test: setup
 
 test-slow: setup
 	$(PYTEST) -m slow
+
+# The slow tests with every campaign at its full size (MEMLAB_SOAK=1: the SIGKILL
+# campaigns, the fuzz, the sweep's many-draws exactness, the random Dream traces), the
+# sizes the README quotes; run before each release. `make test-slow` (CI) runs the same
+# campaigns smaller: fewer kills and draws, the same kinds. Over half an hour on two cores.
+soak: setup
+	MEMLAB_SOAK=1 $(PYTEST) -m slow
 
 # Every benchmark as one table (figure, memlab, anchor, ratio, goal, met): the
 # README's performance table. A few minutes; the load average is printed with it.

@@ -27,6 +27,16 @@ def docs_say(page: str, text: str) -> bool:
     return " ".join(text.split()) in doc_text(page)
 
 
+SOAK = os.environ.get("MEMLAB_SOAK", "0") not in ("", "0")
+
+
+def campaign_size(ci: int, soak: int) -> int:
+    """How big a slow campaign runs: ``ci`` in the slow suite (`make test-slow`, CI) and
+    ``soak`` under `make soak` (``MEMLAB_SOAK=1``, run before releases): the full size the
+    README quotes. The CI size makes fewer draws of the same kinds, never fewer kinds."""
+    return soak if SOAK else ci
+
+
 DAY = 86400.0
 T0 = 1_767_225_600.0  # 2026-01-01T00:00:00Z
 

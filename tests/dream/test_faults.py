@@ -18,6 +18,7 @@ from memlab.dream.gates import Trigger
 from memlab.dream.inputs import EXISTING_HEADER, session_header
 from memlab.dream.offline import OfflineConsolidator, consolidate_text
 from memlab.dream.run import run_dream
+from tests.conftest import campaign_size
 
 from .conftest import add_session
 
@@ -41,7 +42,7 @@ def test_sigkill_in_place_write_never_loses_a_session_log(tmp_path: Path) -> Non
 @pytest.mark.slow
 @pytest.mark.parametrize("atomic", [True, False])
 def test_sigkill_campaign_full(tmp_path: Path, atomic: bool) -> None:
-    result = kill_campaign(tmp_path, 400, atomic=atomic, seed=3)
+    result = kill_campaign(tmp_path, campaign_size(ci=80, soak=400), atomic=atomic, seed=3)
     print(result.summary())
     assert result.sessions_lost == 0
     if atomic:

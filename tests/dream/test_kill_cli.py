@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from memlab.dream.crash import kill_campaign
-from tests.conftest import docs_say
+from tests.conftest import campaign_size, docs_say
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
@@ -30,8 +30,9 @@ def test_sigkill_campaign_default_dream_run(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert docs_say("guarantees.md", "200 random SIGKILLs of the default `memlab dream run --yes`")
-    result = kill_campaign(tmp_path, 200, cli=True, seed=12)
+    kills = campaign_size(ci=60, soak=200)
+    result = kill_campaign(tmp_path, kills, cli=True, seed=12)
     with capsys.disabled():
         print("\n" + result.summary())
-    assert result.kills == 200 and result.runs_completed > 0
+    assert result.kills == kills and result.runs_completed > 0
     assert result.damaged == 0 and result.facts_lost == 0 and result.sessions_lost == 0

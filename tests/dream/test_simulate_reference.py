@@ -20,6 +20,7 @@ from memlab.dream.sim.reference import reference_trace
 from memlab.dream.sim.sessions import generate_sessions
 from memlab.dream.sim.state import COLUMNS, FAILED
 from memlab.dream.sim.trace import MANUAL, TICK, build_trace
+from tests.conftest import campaign_size
 
 
 def random_case(seed: int) -> tuple[SimParams, DreamConfig]:
@@ -76,7 +77,7 @@ def test_the_engine_equals_the_reference_on_random_traces(seed: int) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", range(60, 400))
+@pytest.mark.parametrize("seed", range(60, campaign_size(ci=120, soak=400)))
 def test_the_engine_equals_the_reference_many_more(seed: int) -> None:
     params, config = random_case(seed)
     assert_equal_runs(params, config)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from memlab.store.crash import kill_campaign
-from tests.conftest import docs_say
+from tests.conftest import campaign_size, docs_say
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
@@ -32,9 +32,10 @@ def test_sigkill_campaign_index(tmp_path: Path, capsys: pytest.CaptureFixture[st
         "guarantees.md", f"{KILLS} random SIGKILLs of `memlab index` on a growing memory"
     )
     assert docs_say("guarantees.md", "after every kill `PRAGMA integrity_check` was ok")
-    result = kill_campaign(tmp_path, KILLS, seed=6)
+    kills = campaign_size(ci=40, soak=KILLS)
+    result = kill_campaign(tmp_path, kills, seed=6)
     with capsys.disabled():
         print("\n" + result.summary())
-    assert result.kills == KILLS and result.mid_index > KILLS // 2 and result.mid_sync > 0
+    assert result.kills == kills and result.mid_index > kills // 2 and result.mid_sync > 0
     assert result.problems == []
     assert result.integrity_failures == result.recovery_failures == result.mismatches == 0

@@ -12,6 +12,7 @@ from memlab.eval.prepare import Prepared
 from memlab.search.pipeline import search
 from memlab.search.ranking import rank_batch
 from memlab.sweep import Sweep
+from tests.conftest import campaign_size
 from tests.sweep.conftest import draw_overrides
 
 
@@ -71,8 +72,11 @@ def test_sweep_equals_search_on_many_draws_of_a_small_dataset(evalmini: Prepared
 
 @pytest.mark.slow
 def test_sweep_equals_search_on_many_draws_of_the_shipped_dataset(agent_memory: Prepared) -> None:
-    configs = random_configs(200, seed=99)
-    assert assert_same_as_search(agent_memory, configs, spread(agent_memory, 20)) > 0
+    configs = random_configs(campaign_size(ci=50, soak=200), seed=99)
+    assert any(c.mmr.enabled for c in configs) and any(not c.vectors for c in configs)
+    queries = spread(agent_memory, campaign_size(ci=8, soak=20))
+    assert any(agent_memory.memory.for_query(q).index.tokenizer == "trigram" for q in queries)
+    assert assert_same_as_search(agent_memory, configs, queries) > 0
 
 
 def test_stopping_mmr_early_returns_the_same_hits(agent_memory: Prepared) -> None:
