@@ -4,7 +4,9 @@ A ``VectorCache`` is a small SQLite file (the built-in ``sqlite3`` suffices).
 ``CachedEmbedder`` looks every text up in its caches first; misses fall
 through to the wrapped provider and are written to the first writable cache.
 Re-runs therefore need no model, and a shipped dataset carries its vectors in
-a read-only cache so the default run needs no model either.
+a read-only cache so the default run needs no model either. Misses are embedded
+and written ``SAVE_EVERY`` texts at a time, so a run interrupted while embedding
+a large memory keeps the vectors computed so far.
 """
 
 from __future__ import annotations
@@ -104,6 +106,9 @@ class VectorCache:
         self._db.close()
 
 
+SAVE_EVERY = 1024  # missing texts embedded, then written to the cache, per step
+
+
 def _reopen(path: str, read_only: bool) -> VectorCache:
     return VectorCache(path, read_only=read_only)
 
@@ -131,12 +136,15 @@ class CachedEmbedder(WrappedProvider):
             todo: dict[str, str] = {}  # key -> text, each distinct text embedded once
             for i in missing:
                 todo.setdefault(keys[i], texts[i])
-            fresh = checked_embed(self.inner, list(todo.values()))
-            new = dict(zip(todo, fresh, strict=True))
-            found.update(new)
             writable = next((c for c in self.caches if not c.read_only), None)
-            if writable is not None:
-                writable.put_many(self.id, list(new.items()))
+            pending = list(todo.items())
+            for start in range(0, len(pending), SAVE_EVERY):
+                step = pending[start : start + SAVE_EVERY]
+                fresh = checked_embed(self.inner, [text for _, text in step])
+                new = dict(zip((key for key, _ in step), fresh, strict=True))
+                found.update(new)
+                if writable is not None:  # saved as it goes: an interruption keeps these
+                    writable.put_many(self.id, list(new.items()))
         out = np.zeros((len(texts), self.dims), dtype=np.float32)
         for i, k in enumerate(keys):
             vec = found[k]
