@@ -55,7 +55,7 @@ soak: setup
 	MEMLAB_SOAK=1 $(PYTEST) -m slow
 
 # Every benchmark as one table (figure, memlab, anchor, ratio, goal, met): the
-# README's performance table. A few minutes; the load average is printed with it.
+# table of docs/benchmarks.md. About 21 minutes; the load average is printed with it.
 bench: setup
 	$(PY) -m benchmarks
 

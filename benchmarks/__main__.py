@@ -1,4 +1,4 @@
-"""Every benchmark, at a size that finishes in a few minutes here, as one table.
+"""Every benchmark, at the sizes its goals name (about 21 minutes here), as one table.
 
     python -m benchmarks [--json FILE] [--markdown FILE] [--quick]   (or: make bench)
 
