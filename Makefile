@@ -49,7 +49,7 @@ test-slow: setup
 
 # The slow tests with every campaign at its full size (MEMLAB_SOAK=1: the SIGKILL
 # campaigns, the fuzz, the sweep's many-draws exactness, the random Dream traces), the
-# sizes the README quotes; run before each release. `make test-slow` (CI) runs the same
+# sizes the docs quote; run before each release. `make test-slow` (CI) runs the same
 # campaigns smaller: fewer kills and draws, the same kinds. Over half an hour on two cores.
 soak: setup
 	MEMLAB_SOAK=1 $(PYTEST) -m slow

@@ -40,8 +40,8 @@ from memlab.eval.embedders import evaluation_embedder
 from memlab.eval.judged import RelevantChunk
 from memlab.eval.memory import Memory, memory_for
 from memlab.eval.products import load_product, product_key, product_path, save_product
-from memlab.eval.replay_progress import ReplayProgress
 from memlab.eval.replay import GroupReplay
+from memlab.eval.replay_progress import ReplayProgress
 from memlab.eval.spread import replay_group, replay_groups
 from memlab.eval.timeline import GroupProduct, Timeline
 from memlab.search.candidates_batch import CandidateBatch
