@@ -90,7 +90,10 @@ def assert_equal_to_ranx(timeline: Timeline, unit: str) -> int:
 
 
 @pytest.mark.parametrize("unit", ["chunk", "file"])
-@pytest.mark.parametrize("dataset", ["shipped", "small"])
+@pytest.mark.parametrize(
+    "dataset",
+    [pytest.param("shipped", marks=pytest.mark.slow), "small"],  # shipped: CI slow suite
+)
 def test_every_ir_measure_equals_ranx_on_real_runs(
     dataset: str, unit: str, request: pytest.FixtureRequest
 ) -> None:

@@ -27,6 +27,7 @@ def test_a_vector_cache_travels_as_its_path_and_mode(tmp_path: Path) -> None:
     assert again.get_many("p", ["k"])["k"].tolist() == [1.0, 1.0, 1.0]
 
 
+@pytest.mark.slow  # a replay of the whole shipped dataset: CI's slow suite
 def test_groups_replayed_on_dask_give_the_same_per_query_results(
     dask_client: Any, tmp_path: Path
 ) -> None:

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import nbformat
+import pytest
 
 from .conftest import Report, report
 
@@ -34,6 +35,7 @@ def assert_ok(run: Report, key: str) -> Path:
     return Path(job["executed"]).parent
 
 
+@pytest.mark.slow  # two notebooks on the whole shipped dataset: CI's slow suite
 def test_tour_and_agent_config(tmp_path: Path) -> None:
     run = report(tmp_path, "--notebooks", "tour", "agent_config")
     folder = assert_ok(run, "tour/agent-memory")

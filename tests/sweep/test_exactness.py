@@ -58,6 +58,7 @@ def spread(prepared: Prepared, per_group: int) -> list[Query]:
     return out
 
 
+@pytest.mark.slow  # a replay of the whole shipped dataset: CI's slow suite
 def test_sweep_equals_search_on_the_shipped_dataset(agent_memory: Prepared) -> None:
     configs = random_configs(12, seed=5)
     assert any(c.mmr.enabled for c in configs) and any(not c.vectors for c in configs)

@@ -86,7 +86,10 @@ def test_ir_measures_equal_ranx_on_random_runs() -> None:
     assert compared > 200
 
 
-@pytest.mark.parametrize("dataset", ["evalmini", "agent_memory"])
+@pytest.mark.parametrize(
+    "dataset",
+    ["evalmini", pytest.param("agent_memory", marks=pytest.mark.slow)],  # CI slow suite
+)
 def test_every_measure_equals_evaluate_run(dataset: str, request: pytest.FixtureRequest) -> None:
     prepared: Prepared = request.getfixturevalue(dataset)
     measures = ["nDCG@10", "R@5", "P@5", "RR", "Success@5", "Judged@10", *AGENT_MEASURES]

@@ -153,6 +153,7 @@ def test_mmr_in_the_profiles() -> None:
     assert later.enabled and later.lambda_ == 0.7
 
 
+@pytest.mark.slow  # a replay of the whole shipped dataset: CI's slow suite
 def test_the_evergreen_supplement_on_the_dataset() -> None:
     says("min–max normalisation gives them the lowest text scores of the query (the worst")
     says("exactly 0). Without vectors, a supplement row passes `min_score` only when")

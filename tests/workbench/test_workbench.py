@@ -100,6 +100,7 @@ def test_access_boost_grows(demo: Demo) -> None:
     assert list(top["boost"]) == sorted(top["boost"]) and top["boost"].iloc[-1] > 1.0
 
 
+@pytest.mark.slow  # a replay of the whole shipped dataset: CI's slow suite
 def test_supplement_rows_passing_without_vectors_and_only_with_them() -> None:
     data = wb.prepare_dataset("agent-memory")
     tally = wb.supplement_tally(data).set_index("run")
