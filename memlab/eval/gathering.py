@@ -17,12 +17,10 @@ from typing import Any
 import numpy as np
 
 from memlab.arrays import FloatArray, IntArray
-from memlab.embeddings.base import EmbeddingProvider, checked_embed
-from memlab.errors import EmbeddingError
-from memlab.search.candidates import _FEATURES_SQL, Knn, _degrade, _text_rows
+from memlab.embeddings.base import EmbeddingProvider
+from memlab.search.candidates import _FEATURES_SQL, Knn, text_lists, vector_hits
 from memlab.search.candidates_batch import ABSENT, ColumnsBuilder, QueryCandidates
-from memlab.search.query_terms import KeywordPlan, plan_keywords, printable_query
-from memlab.store import vectors
+from memlab.search.query_terms import printable_query
 from memlab.store.index import MemoryIndex
 
 UNKNOWN, GONE = -2, -1  # a rowid not read yet at this moment; read, and not in the index
@@ -110,21 +108,9 @@ def gather_into(
     docstring); returns what happened while gathering (no rows)."""
     query = printable_query(query)
     result = QueryCandidates(query_id, query, limit, [])
-    main: list[tuple[int, float]] = []
-    extra: list[tuple[int, float]] = []
-    try:
-        plan = plan_keywords(index.db, index.tokenizer, query, keywords)
-    except index.connection.Error as exc:
-        plan = KeywordPlan(None)
-        _degrade(result, f"reading the query with the index's tokenizer failed ({exc})")
-    for reason in plan.misses:
-        _degrade(result, reason)
-    result.settled = list(plan.misses)
-    if plan.match is not None or plan.like:
-        failures = len(result.reasons)
-        main = _text_rows(index, plan, limit, result, evergreen=False)
-        if evergreen_rows or len(result.reasons) > failures:
-            extra = _text_rows(index, plan, limit, result, evergreen=True)
+    main, extra = text_lists(
+        index, query, limit, result, keywords=keywords, evergreen_rows=evergreen_rows
+    )
     rowids = np.fromiter((r for r, _ in main), np.int64, len(main))
     rank = np.fromiter((k for _, k in main), np.float64, len(main))
     fts_pos = np.arange(len(main), dtype=np.int64)
@@ -145,7 +131,7 @@ def gather_into(
     distance = np.full(len(refs), np.nan)
     vec_pos = np.full(len(refs), ABSENT, dtype=np.int64)
     if use_vectors and embedder is not None:
-        hits = _knn(index, query, limit, embedder, result, knn)
+        hits = vector_hits(index, query, limit, embedder, result, knn)
         if hits:
             refs, rank, fts_pos, supp_pos, distance, vec_pos = _with_vectors(
                 features, index, hits, refs, rank, fts_pos, supp_pos, distance, vec_pos
@@ -161,35 +147,6 @@ def gather_into(
         vec_pos[order],
     )
     return result
-
-
-def _knn(
-    index: MemoryIndex,
-    query: str,
-    limit: int,
-    embedder: EmbeddingProvider,
-    result: QueryCandidates,
-    knn: Knn | None,
-) -> list[tuple[str, float]]:
-    """The vector hits, or none (degraded) as ``memlab.search.candidates`` says why."""
-    if not index.connection.vec_loaded:
-        _degrade(result, "sqlite-vec is not loaded; FTS-only")
-        return []
-    if not vectors.table_exists(index):
-        _degrade(result, "the index has no vectors (run `memlab index --embedder NAME`); FTS-only")
-        return []
-    try:
-        qvec = checked_embed(embedder, [query])[0]
-    except EmbeddingError as exc:
-        _degrade(result, f"query embedding failed: {exc}; FTS-only")
-        return []
-    try:
-        hits = knn(qvec, limit) if knn is not None else vectors.knn(index, qvec, limit)
-    except index.connection.Error as exc:
-        _degrade(result, f"vector query failed ({exc}); FTS-only")
-        return []
-    result.vector_used = True
-    return hits
 
 
 def _with_vectors(

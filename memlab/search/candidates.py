@@ -66,6 +66,8 @@ class Degradable(Protocol):
 
     degraded: bool
     reasons: list[str]
+    settled: list[str]
+    vector_used: bool
 
 
 @dataclass
@@ -193,6 +195,41 @@ def gather_rows(
     """``gather``'s candidates as plain rows (``Gathered``), for one live query."""
     query = printable_query(query)
     result = Gathered(query, limit, [])
+    main, extra = text_lists(
+        index, query, limit, result, keywords=keywords, supplement=supplement,
+        evergreen_rows=evergreen_rows,
+    )  # fmt: skip
+    # rowid -> [rank, position in the FTS list, position in the supplement]
+    fts: dict[int, list[Any]] = {}
+    for pos, (rowid, rank) in enumerate(main):
+        fts[rowid] = [rank, pos, ABSENT]
+    for pos, (rowid, rank) in enumerate(extra):
+        if rowid in fts:
+            fts[rowid][2] = pos
+        else:
+            fts[rowid] = [rank, ABSENT, pos]
+    if fts:
+        result.rows = [
+            [*feat, *fts[feat[ROWID]], *_NO_VECTOR] for feat in _features(index.db, "rowid", [*fts])
+        ]
+    if use_vectors and embedder is not None:
+        _vector_candidates(index, query, limit, embedder, result, knn)
+    return result
+
+
+def text_lists(
+    index: MemoryIndex,
+    query: str,
+    limit: int,
+    result: Degradable,
+    *,
+    keywords: str,
+    supplement: bool = True,
+    evergreen_rows: bool = True,
+) -> tuple[list[tuple[int, float]], list[tuple[int, float]]]:
+    """The FTS list and the evergreen supplement of ``query`` as (rowid, rank) rows; the
+    keyword plan's misses are recorded in ``result`` (settled) and a failure degrades it.
+    Shared by a live query (``gather_rows``) and the replay (``memlab.eval.gathering``)."""
     try:
         plan = plan_keywords(index.db, index.tokenizer, query, keywords)
     except index.connection.Error as exc:
@@ -201,27 +238,44 @@ def gather_rows(
     for reason in plan.misses:
         _degrade(result, reason)
     result.settled = list(plan.misses)
-    # rowid -> [rank, position in the FTS list, position in the supplement]
-    fts: dict[int, list[Any]] = {}
+    main: list[tuple[int, float]] = []
+    extra: list[tuple[int, float]] = []
     if plan.match is not None or plan.like:
         failures = len(result.reasons)
         main = _text_rows(index, plan, limit, result, evergreen=False)
-        for pos, (rowid, rank) in enumerate(main):
-            fts[rowid] = [rank, pos, ABSENT]
         if supplement and (evergreen_rows or len(result.reasons) > failures):
             extra = _text_rows(index, plan, limit, result, evergreen=True)
-            for pos, (rowid, rank) in enumerate(extra):
-                if rowid in fts:
-                    fts[rowid][2] = pos
-                else:
-                    fts[rowid] = [rank, ABSENT, pos]
-    if fts:
-        result.rows = [
-            [*feat, *fts[feat[ROWID]], *_NO_VECTOR] for feat in _features(index.db, "rowid", [*fts])
-        ]
-    if use_vectors and embedder is not None:
-        _vector_candidates(index, query, limit, embedder, result, knn)
-    return result
+    return main, extra
+
+
+def vector_hits(
+    index: MemoryIndex,
+    query: str,
+    limit: int,
+    embedder: EmbeddingProvider,
+    result: Degradable,
+    knn: Knn | None = None,
+) -> list[tuple[str, float]]:
+    """The vector KNN's (chunk id, distance) hits, or none with ``result`` degraded saying
+    why (FTS-only); sets ``result.vector_used`` when they were read."""
+    if not index.connection.vec_loaded:
+        _degrade(result, "sqlite-vec is not loaded; FTS-only")
+        return []
+    if not vectors.table_exists(index):
+        _degrade(result, "the index has no vectors (run `memlab index --embedder NAME`); FTS-only")
+        return []
+    try:
+        qvec = checked_embed(embedder, [query])[0]
+    except EmbeddingError as exc:
+        _degrade(result, f"query embedding failed: {exc}; FTS-only")
+        return []
+    try:
+        hits = knn(qvec, limit) if knn is not None else vectors.knn(index, qvec, limit)
+    except index.connection.Error as exc:
+        _degrade(result, f"vector query failed ({exc}); FTS-only")
+        return []
+    result.vector_used = True
+    return hits
 
 
 def has_evergreen_rows(index: MemoryIndex) -> bool:
@@ -290,23 +344,7 @@ def _vector_candidates(
     result: Gathered,
     knn: Knn | None = None,
 ) -> None:
-    if not index.connection.vec_loaded:
-        _degrade(result, "sqlite-vec is not loaded; FTS-only")
-        return
-    if not vectors.table_exists(index):
-        _degrade(result, "the index has no vectors (run `memlab index --embedder NAME`); FTS-only")
-        return
-    try:
-        qvec = checked_embed(embedder, [query])[0]
-    except EmbeddingError as exc:
-        _degrade(result, f"query embedding failed: {exc}; FTS-only")
-        return
-    try:
-        hits = knn(qvec, limit) if knn is not None else vectors.knn(index, qvec, limit)
-    except index.connection.Error as exc:
-        _degrade(result, f"vector query failed ({exc}); FTS-only")
-        return
-    result.vector_used = True
+    hits = vector_hits(index, query, limit, embedder, result, knn)
     rows = {row[CHUNK_ID]: row for row in result.rows}
     missing = [cid for cid, _ in hits if cid not in rows]
     feats = {feat[CHUNK_ID]: feat for feat in _features(index.db, "id", missing)}
