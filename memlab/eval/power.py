@@ -2,10 +2,13 @@
 per-query differences ``d = b − a`` of two runs.
 
 * ``analytic_mde`` — the smallest true mean difference that the two-sided paired
-  t-test at level ``alpha`` detects with probability ``power``:
-  ``(t(1 − α/2, n − 1) + t(power, n − 1)) · sd(d) / √n`` (the usual power
-  calculation for a paired design, Cohen, *Statistical Power Analysis for the
-  Behavioral Sciences*, 2nd ed. 1988, ch. 2, with t quantiles);
+  t-test at level ``alpha`` detects with probability ``power``: the effect size
+  (in units of ``sd(d)``) that statsmodels' ``TTestPower`` solves for from the
+  noncentral t distribution, times ``sd(d)`` (Cohen, *Statistical Power
+  Analysis for the Behavioral Sciences*, 2nd ed. 1988, ch. 2). The shortcut
+  ``(t(1 − α/2, n − 1) + t(power, n − 1)) · sd(d) / √n`` used before is within
+  0.03 % of it from 20 queries on but falls short below (its true power is
+  0.79 at 5 queries, 0.73 at 2);
 * ``bootstrap_power`` — the check that does not assume normal differences (with
   most queries tied, ``d`` is mostly zeros): resample the observed differences,
   centre them on 0, shift them by ``delta`` and count how often the paired
@@ -21,6 +24,7 @@ the runs differ.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 from scipy import stats
@@ -32,19 +36,36 @@ POWER = 0.8
 
 
 def analytic_mde(d: Values, alpha: float = ALPHA, power: float = POWER) -> float:
-    """Minimum detectable mean difference of the paired t-test (nan with < 2 values)."""
+    """Minimum detectable mean difference of the paired t-test (nan with < 2 values,
+    0 when every difference is the same)."""
     x = np.asarray(d, dtype=np.float64)
     n = len(x)
     if n < 2:
         return math.nan
-    quantiles = stats.t.ppf(1 - alpha / 2, n - 1) + stats.t.ppf(power, n - 1)
-    return float(quantiles * x.std(ddof=1) / math.sqrt(n))
+    sd = float(x.std(ddof=1))
+    if sd == 0.0:
+        return 0.0  # all tied: no noise, any shift shows (the effect size sd units lack)
+    return _effect_size(n, alpha, power) * sd
+
+
+@lru_cache(maxsize=256)
+def _effect_size(n: int, alpha: float, power: float) -> float:
+    """Uses statsmodels' TTestPower (noncentral t, exact for normal differences); kept
+    per (n, alpha, power), since its root search costs 1-2 ms and the measures of one
+    query set share n. Imported here: statsmodels is heavy."""
+    from statsmodels.stats.power import TTestPower
+
+    solved = TTestPower().solve_power(
+        effect_size=None, nobs=n, alpha=alpha, power=power, alternative="two-sided"
+    )
+    return float(np.asarray(solved).item())
 
 
 def _resampled(
     d: Values, n_resamples: int, seed: int, alpha: float
 ) -> tuple[np.ndarray, np.ndarray, float]:
-    """Means and standard errors of the centred resamples, and the t-test's critical value."""
+    """Means and standard errors of the centred resamples, and the t-test's critical value.
+    Hand-written: no library estimates a test's power by resampling the data."""
     x = np.asarray(d, dtype=np.float64)
     n = len(x)
     rng = np.random.default_rng(seed)

@@ -1,8 +1,10 @@
 """Paired statistics for comparing rankers (pure functions over per-query scores).
 
 * ``paired_t`` — Student's paired t-test (two-sided), the default;
-* ``fisher_randomisation`` — the paired sign-flip randomisation test (seeded);
-* ``holm`` — Holm–Bonferroni step-down adjustment across many comparisons;
+* ``fisher_randomisation`` — the paired sign-flip randomisation test (seeded;
+  hand-written, faster than scipy's ``permutation_test``, which it is tested against);
+* ``holm`` — Holm–Bonferroni step-down adjustment across many comparisons
+  (hand-written, bit-identical to statsmodels' ``multipletests``, which is slow);
 * ``bootstrap_ci`` — percentile bootstrap interval of a mean (seeded);
 * ``win_tie_loss`` — per-query counts of b beating, tying and losing to a.
 
@@ -32,19 +34,39 @@ def paired_t(a: Values, b: Values) -> float:
 
 
 def fisher_randomisation(a: Values, b: Values, n_resamples: int = 10_000, seed: int = 0) -> float:
-    """Two-sided p-value of the paired randomisation (sign-flip) test on the mean difference."""
+    """Two-sided p-value of the paired randomisation (sign-flip) test on the mean difference:
+    ``n_resamples`` random sign flips (seeded), p = (flips at least as extreme + 1) /
+    (n_resamples + 1).
+
+    Hand-written because measured: scipy.stats.permutation_test (one sample,
+    permutation_type "samples", the same test) costs 7-10x the CPU from 30 queries on
+    (10,000 flips: 13 vs 3 ms at 30, 0.73 vs 0.10 s at 1,000; its per-pair shuffles
+    dominate), and its tolerance for ties is relative to the observed mean, so a mean
+    that is 0 up to rounding counts flips short of it (p 0.906 instead of 1 on 7 graded
+    differences). The counting is scipy's, tested against it."""
     d = np.asarray(b, dtype=np.float64) - np.asarray(a, dtype=np.float64)
     if len(d) == 0 or not np.any(d):
         return 1.0
     rng = np.random.default_rng(seed)
-    observed = abs(d.mean())
     signs = rng.choice(np.array([-1.0, 1.0]), size=(n_resamples, len(d)))
+    return float((_as_extreme(d, signs) + 1) / (n_resamples + 1))
+
+
+def _as_extreme(d: npt.NDArray[np.float64], signs: npt.NDArray[np.float64]) -> int:
+    """How many of the sign flips (rows of ``signs``) give a mean of ``d`` at least as far
+    from 0 as the observed one (to 1e-12, so that ties by rounding count)."""
+    observed = abs(d.mean())
     means = np.abs((signs * d).mean(axis=1))
-    return float((np.sum(means >= observed - 1e-12) + 1) / (n_resamples + 1))
+    return int(np.sum(means >= observed - 1e-12))
 
 
 def holm(pvalues: Values) -> list[float]:
-    """Holm–Bonferroni adjusted p-values (same order as given)."""
+    """Holm–Bonferroni adjusted p-values (same order as given).
+
+    Hand-written because measured: statsmodels' multipletests(method="holm") gives
+    bit-identical values (tested) but runs gc.collect() on every call, 33-36 ms per call
+    in a bare process (more with a notebook's objects alive) against 5-28 us here, and
+    a table makes one call per measure."""
     p = np.asarray(pvalues, dtype=np.float64)
     m = len(p)
     order = np.argsort(p, kind="stable")

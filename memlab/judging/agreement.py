@@ -6,27 +6,28 @@ frequencies (J. Cohen, "A coefficient of agreement for nominal scales",
 Educational and Psychological Measurement 20(1), 1960). Reported on the graded
 scale (0, 1, 2 as categories) and on relevance alone (grade > 0). κ is
 undefined (None) when chance agreement is total — both judges used one and the
-same grade throughout. Pure.
+same grade throughout. Pure; the arithmetic is statsmodels'.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 
 def cohen_kappa(pairs: Sequence[tuple[int, int]]) -> float | None:
-    """Cohen's κ of paired categorical labels (None if undefined or no pairs)."""
-    n = len(pairs)
-    if n == 0:
+    """Cohen's κ of paired categorical labels (None if undefined or no pairs). Uses
+    statsmodels' cohens_kappa on the contingency table of its to_table (imported here:
+    statsmodels is heavy)."""
+    if len(pairs) == 0:
         return None
-    observed = sum(a == b for a, b in pairs) / n
-    first, second = Counter(a for a, _ in pairs), Counter(b for _, b in pairs)
-    expected = sum(first[c] * second[c] for c in first) / (n * n)
-    if expected >= 1.0:
-        return None
-    return (observed - expected) / (1.0 - expected)
+    import numpy as np
+    from statsmodels.stats.inter_rater import cohens_kappa, to_table
+
+    table, _ = to_table(np.asarray(pairs, dtype=np.int64).reshape(-1, 2))
+    if table.shape[0] == 1:
+        return None  # one grade throughout, from both: chance agreement is total
+    return float(cohens_kappa(table, return_results=False))
 
 
 @dataclass(frozen=True)

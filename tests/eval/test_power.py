@@ -11,12 +11,38 @@ from scipy import stats
 from memlab.eval.power import analytic_mde, bootstrap_mde, bootstrap_power
 
 
-def test_the_analytic_minimum_is_the_textbook_formula() -> None:
+def true_power(delta: float, sd: float, n: int, alpha: float = 0.05) -> float:
+    """Power of the two-sided paired t-test at a true shift ``delta`` (noncentral t)."""
+    df, nc = n - 1, delta / sd * math.sqrt(n)
+    critical = stats.t.ppf(1 - alpha / 2, df)
+    return float(stats.nct.sf(critical, df, nc) + stats.nct.cdf(-critical, df, nc))
+
+
+def test_the_analytic_minimum_is_statsmodels_power_solution() -> None:
+    from statsmodels.stats.power import TTestPower
+
     d = np.array([0.0, 0.1, -0.2, 0.3, 0.05, 0.0, 0.15, -0.1])
     n, sd = len(d), d.std(ddof=1)
-    expected = (stats.t.ppf(0.975, n - 1) + stats.t.ppf(0.8, n - 1)) * sd / math.sqrt(n)
-    assert analytic_mde(d) == pytest.approx(expected)
+    for alpha, power in ((0.05, 0.8), (0.05, 0.9), (0.1, 0.8)):
+        es = TTestPower().solve_power(nobs=n, alpha=alpha, power=power, alternative="two-sided")
+        mde = analytic_mde(d, alpha, power)
+        assert mde == pytest.approx(float(es) * sd, rel=1e-12)
+        assert true_power(mde, sd, n, alpha) == pytest.approx(power, abs=1e-6)
     assert analytic_mde(d, power=0.9) > analytic_mde(d) > analytic_mde(d, alpha=0.1)
+
+
+@pytest.mark.parametrize("n", [2, 5, 8, 30, 400])
+def test_the_t_quantile_shortcut_falls_short_on_few_queries(n: int) -> None:
+    """The shortcut (t(1 - a/2) + t(power)) sd / sqrt(n) used before statsmodels: its
+    true power is below 0.8 on few queries (0.73 at 2), right to 0.001 from 30 on."""
+    d = np.random.default_rng(n).normal(0.0, 0.2, n)
+    sd = d.std(ddof=1)
+    shortcut = (stats.t.ppf(0.975, n - 1) + stats.t.ppf(0.8, n - 1)) * sd / math.sqrt(n)
+    assert true_power(analytic_mde(d), sd, n) == pytest.approx(0.8, abs=1e-6)
+    if n < 30:
+        assert shortcut < analytic_mde(d) and true_power(shortcut, sd, n) < 0.8
+    else:
+        assert true_power(shortcut, sd, n) == pytest.approx(0.8, abs=1e-3)
 
 
 def test_the_minimum_shrinks_with_the_square_root_of_the_queries() -> None:
@@ -41,8 +67,17 @@ def test_mostly_tied_differences() -> None:
     assert bootstrap_power(d, 2 * mde) > 0.95
 
 
+def test_mostly_tied_differences_match_statsmodels() -> None:
+    from statsmodels.stats.power import TTestPower
+
+    d = np.r_[np.zeros(40), [0.5, -0.25, 1.0]]
+    es = TTestPower().solve_power(nobs=len(d), alpha=0.05, power=0.8, alternative="two-sided")
+    assert analytic_mde(d) == pytest.approx(float(es) * d.std(ddof=1), rel=1e-12)
+
+
 def test_no_spread_detects_anything_and_too_few_values_nothing() -> None:
     assert analytic_mde(np.zeros(50)) == 0.0 and bootstrap_mde(np.zeros(50)) == 0.0
+    assert analytic_mde(np.full(10, 0.2)) == 0.0  # all tied (sd 0): no noise at all
     assert bootstrap_mde(np.full(10, 0.2)) == 0.0
     assert math.isnan(analytic_mde([0.3])) and math.isnan(bootstrap_mde([0.3]))
     assert math.isnan(bootstrap_power([0.3], 0.1))

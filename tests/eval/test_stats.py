@@ -23,6 +23,64 @@ def test_holm_is_monotone_and_bounded(p: list[float]) -> None:
     assert all(adj[order[i]] <= adj[order[i + 1]] + 1e-12 for i in range(len(p) - 1))
 
 
+def holm_cases() -> list[np.ndarray]:
+    rng = np.random.default_rng(0)
+    cases = [np.array([0.01, 0.04, 0.03, 0.005]), np.array([0.2]), np.ones(3), np.zeros(4)]
+    for m in (2, 3, 5, 8, 13, 45):
+        cases.append(rng.random(m) ** 3)
+        cases.append(np.round(rng.random(m), 1))  # tied p-values
+        cases.append(np.minimum(1.0, rng.random(m) * 3))  # several at 1
+    return cases
+
+
+def test_holm_is_statsmodels_multipletests_bit_for_bit() -> None:
+    """The reference: statsmodels (hand-written here only because its holm branch runs
+    gc.collect() on every call)."""
+    from statsmodels.stats.multitest import multipletests
+
+    for p in holm_cases():
+        assert stats.holm(p) == multipletests(p, method="holm")[1].tolist()
+
+
+def scipy_sign_flip(d: np.ndarray, n_resamples: int, seed: int = 0) -> float:
+    from scipy.stats import permutation_test
+
+    res = permutation_test((d,), lambda x, axis: np.abs(np.mean(x, axis=axis)),
+                           permutation_type="samples", vectorized=True, alternative="greater",
+                           n_resamples=n_resamples, rng=np.random.default_rng(seed))  # fmt: skip
+    return float(res.pvalue)
+
+
+@pytest.mark.parametrize("n", [3, 6, 9, 12])
+def test_fisher_counts_as_scipys_exact_sign_flip_test(n: int) -> None:
+    """Over all 2^n sign flips the count of the fast path is scipy's exact p-value."""
+    import itertools
+
+    rng = np.random.default_rng(n)
+    for d in (rng.normal(0.1, 0.3, n), rng.choice([-1.0, -0.5, 0.0, 0.5, 1.0], n) + 0.01):
+        flips = np.array(list(itertools.product([-1.0, 1.0], repeat=n)))
+        exact = stats._as_extreme(d, flips) / len(flips)
+        assert exact == scipy_sign_flip(d, n_resamples=10_000)
+
+
+@pytest.mark.parametrize("n, shift", [(14, 0.1), (30, 0.05), (100, 0.02), (100, 0.0)])
+def test_fisher_agrees_with_scipys_monte_carlo(n: int, shift: float) -> None:
+    """Different random flips, the same test: within 4.5 standard errors of the two."""
+    d = np.random.default_rng(n).normal(shift, 0.2, n)
+    ours = stats.fisher_randomisation(np.zeros(n), d, n_resamples=4000, seed=1)
+    ref = scipy_sign_flip(d, n_resamples=4000, seed=2)
+    se = np.sqrt(2 * max(ref, 1e-3) * (1 - ref) / 4000)
+    assert abs(ours - ref) <= 4.5 * se + 1e-3
+
+
+def test_fisher_counts_a_mean_of_zero_up_to_rounding_as_zero() -> None:
+    """Where scipy's relative tolerance misses the ties: the mean is 0 up to rounding, so
+    every flip is at least as extreme (p = 1; scipy's exact test says 0.906)."""
+    d = np.array([0.0, -0.3868528072345416, -0.7, -0.1, 0.7, 0.1, 0.3868528072345416])
+    assert stats.fisher_randomisation(np.zeros(7), d) == 1.0
+    assert scipy_sign_flip(d, n_resamples=10_000) < 0.95
+
+
 def test_identical_runs_give_p_one_not_nan() -> None:
     a = [0.1, 0.5, 0.9]
     assert stats.paired_t(a, a) == 1.0
