@@ -17,8 +17,9 @@ from typing import Any
 
 import pandas as pd
 
-from memlab.config import profile
+from memlab.config import DEFAULT_PROFILE, profile
 from memlab.eval.breakdown import AGE_ORDER, age_bucket
+from memlab.eval.prepare import PrepareOptions
 from memlab.eval.reachability import reachability
 from memlab.sweep import (
     ChoiceRule,
@@ -38,34 +39,22 @@ from memlab.workbench.evaluation import prepare_benchmark
 
 def sweep_engine(
     dataset: str = "agent-memory",
-    embedder: str = "",
-    profile_name: str = "grok-c0",
+    options: PrepareOptions | None = None,
+    *,
     holdout: float = 0.3,
     seed: int = 0,
-    tokenizer: str | None = None,
-    chunk_bytes: int | None = None,
-    chunk_overlap: int | None = None,
-    dream: bool | None = None,
-    chunking: str | None = None,
-    roles: str | None = None,
 ) -> Sweep:
-    """Prepare ``dataset`` once and split its queries into dev and holdout (index options
-    and ``dream`` None: the dataset's defaults)."""
-    prepared = prepare_benchmark(
-        dataset,
-        profile_name,
-        embedder,
-        (),
-        tokenizer,
-        chunk_bytes,
-        chunk_overlap,
-        dream,
-        chunking,
-        roles,
-    )
-    return Sweep.from_dataset(
-        prepared, holdout=holdout, seed=seed, base=profile(profile_name).search
-    )
+    """Prepare ``dataset`` once as ``options`` say (notebook parameters: profile, embedder,
+    index options and ``dream``; None: the dataset's defaults) and split its queries
+    into dev and holdout; the base every configuration starts from is the profile's."""
+    prepared = prepare_benchmark(dataset, options)
+    base = profile(str(_profile_of(options))).search
+    return Sweep.from_dataset(prepared, holdout=holdout, seed=seed, base=base)
+
+
+def _profile_of(options: PrepareOptions | None) -> str:
+    """The profile ``options`` name, else the notebooks' default."""
+    return (options.profile if options else None) or DEFAULT_PROFILE
 
 
 def engine_summary(engine: Sweep) -> Panel:
