@@ -282,18 +282,21 @@ def _finite(value: Any) -> Any:
 def _run(
     args: argparse.Namespace, prepared: Any, measures: list[str], client: Any, base: Any
 ) -> Any:
-    from memlab.sweep.runner import run_sweep
+    from memlab.sweep.runner import SweepOptions, run_sweep
 
-    return run_sweep(
-        prepared,
-        Path(args.grid),
+    options = SweepOptions(
         random=args.random,
         seed=args.seed,
         base=base,
-        measures=measures,
+        measures=tuple(measures),
         holdout=args.holdout,
         split_seed=args.split_seed,
         stratify=not args.no_stratify,
+    )
+    return run_sweep(
+        prepared,
+        Path(args.grid),
+        options,
         out=args.out,
         progress=not args.quiet,
         client=client,
