@@ -51,7 +51,7 @@ def prepare_benchmark(
     """A dataset (by name or folder) prepared as ``options`` say (notebook parameters as
     a ``PrepareOptions``; index options None: the dataset's defaults), with the Dream
     settings of its profile (``grok-c0`` unless it names one)."""
-    return prepare_dataset(dataset, _with_profile(options))
+    return prepare_dataset(dataset, benchmark_options(options))
 
 
 def run_compare(
@@ -70,7 +70,7 @@ def run_compare(
     ``dream``; None follows the dataset's manifest), by the compare pipeline
     ``memlab compare`` runs (``memlab.eval.comparison``). ``client``: a Dask cluster
     (``cluster()``) to replay the groups on."""
-    options = _with_profile(options)
+    options = benchmark_options(options)
     prepared = prepare_dataset(dataset, options)
     return run_comparison(
         prepared,
@@ -83,8 +83,8 @@ def run_compare(
     )
 
 
-def _with_profile(options: PrepareOptions | None) -> PrepareOptions:
-    """``options`` on the notebooks' default profile when they name none."""
+def benchmark_options(options: PrepareOptions | None = None) -> PrepareOptions:
+    """``options`` on the notebooks' default profile (``grok-c0``) when they name none."""
     options = options or PrepareOptions()
     return options if options.profile else replace(options, profile=DEFAULT_PROFILE)
 

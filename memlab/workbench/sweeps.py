@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from memlab.config import DEFAULT_PROFILE, profile
+from memlab.config import profile
 from memlab.eval.breakdown import AGE_ORDER, age_bucket
 from memlab.eval.prepare import PrepareOptions
 from memlab.eval.reachability import reachability
@@ -34,7 +34,7 @@ from memlab.sweep import (
 )
 from memlab.sweep.decision_text import gain_line, optimism_line
 from memlab.workbench.display import Panel, Plot
-from memlab.workbench.evaluation import prepare_benchmark
+from memlab.workbench.evaluation import benchmark_options, prepare_benchmark
 
 
 def sweep_engine(
@@ -47,14 +47,11 @@ def sweep_engine(
     """Prepare ``dataset`` once as ``options`` say (notebook parameters: profile, embedder,
     index options and ``dream``; None: the dataset's defaults) and split its queries
     into dev and holdout; the base every configuration starts from is the profile's."""
-    prepared = prepare_benchmark(dataset, options)
-    base = profile(str(_profile_of(options))).search
-    return Sweep.from_dataset(prepared, holdout=holdout, seed=seed, base=base)
-
-
-def _profile_of(options: PrepareOptions | None) -> str:
-    """The profile ``options`` name, else the notebooks' default."""
-    return (options.profile if options else None) or DEFAULT_PROFILE
+    options = benchmark_options(options)
+    base = profile(str(options.profile)).search
+    return Sweep.from_dataset(
+        prepare_benchmark(dataset, options), holdout=holdout, seed=seed, base=base
+    )
 
 
 def engine_summary(engine: Sweep) -> Panel:
