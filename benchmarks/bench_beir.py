@@ -102,10 +102,10 @@ def stop_words_file(dest: Path) -> Path:
 def memlab_api(dataset: Path, work: Path) -> float:
     from memlab.config import SearchConfig
     from memlab.eval.experiment import run_experiment
-    from memlab.eval.prepare import prepare_dataset
+    from memlab.eval.prepare import PrepareOptions, prepare_dataset
 
     start = time.process_time()
-    prepared = prepare_dataset(dataset, work_dir=work, progress=False)
+    prepared = prepare_dataset(dataset, PrepareOptions(work_dir=work, progress=False))
     run_experiment(prepared, {"eval": SearchConfig(vectors=False)})
     return time.process_time() - start
 

@@ -20,7 +20,7 @@ import pytest
 import memlab.workbench as wb
 from memlab.datasets import load_dataset
 from memlab.eval.experiment import Experiment, run_experiment
-from memlab.eval.prepare import prepare_dataset
+from memlab.eval.prepare import PrepareOptions, prepare_dataset
 from memlab.eval.separation import END_TO_END, RANKING_ONLY, Separation, separate
 from memlab.eval.separation_text import separation_text
 from tests.test_teaching import claim as claim_in
@@ -134,7 +134,7 @@ def test_the_chinese_queries_on_a_trigram_index(sep: Separation) -> None:
     assert set(indexes.drop(index="cjk")["tokenizer"]) == {"unicode61"}
     assert round(mean(sep.end_to_end, "fts", "nDCG@10", "cjk"), 2) == 0.51
     cjk = load_dataset("agent-memory").select(categories=["cjk"])
-    unicode = run_experiment(prepare_dataset(cjk, tokenizer="unicode61"), ["fts"])
+    unicode = run_experiment(prepare_dataset(cjk, PrepareOptions(tokenizer="unicode61")), ["fts"])
     assert round(mean(unicode, "fts", "nDCG@10"), 2) == 0.25
 
 

@@ -34,12 +34,13 @@ def register(sub: Any) -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from memlab.cli.evaluate import base_config, chosen_profile, index_options
+    from memlab.cli.evaluate import resolved
     from memlab.eval.memory import Memory
     from memlab.export.files import write_export
 
-    start = chosen_profile(args)
-    options = {k: v for k, v in index_options(args).items() if v is not None}
+    found = resolved(args)  # one read of --config, one parse of --set
+    start = found.config
+    options = {k: v for k, v in found.index.items() if v is not None}
     index = Memory(start.index).refined(**options).index
     name = start.profile
     sources = ", ".join(
@@ -52,7 +53,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     )
     done = write_export(
         args.out,
-        base_config(args),
+        start.search,
         index=index,
         profile_name=name,
         index_options=options,

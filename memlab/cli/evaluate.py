@@ -3,30 +3,25 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from memlab.cli.args import comma_list, named_file, nonempty
 from memlab.cli.commands import summary
-from memlab.cli.options import add_config_args, parse_assignments, read_config_file, resolve_config
+from memlab.cli.options import add_config_args, resolve_config
 from memlab.cli.protocol import add_protocol_args, run_protocol_command, use_protocol_profile
 from memlab.cli.scheduler import add_scheduler_arg, scheduler_client
 from memlab.config import (
     CHUNKING_MODES,
     DEFAULT_PROFILE,
     TOKENIZERS,
-    DreamConfig,
     IndexConfig,
     MemlabConfig,
     SearchConfig,
-    flatten,
-    profile,
-    with_overrides,
 )
-from memlab.eval.measures import AGENT_MEASURES, DEFAULT_MEASURES
+from memlab.eval.comparison import fewer_collections
+from memlab.eval.measures import DEFAULT_MEASURES
 from memlab.eval.metrics import check_measures
 from memlab.eval.runs import DEFAULT_RUNS, RANKERS
 from memlab.eval.significance import FAMILIES
@@ -35,10 +30,8 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from memlab.eval.external import RunFile
-    from memlab.eval.prepare import Prepared
+    from memlab.eval.prepare import Prepared, PrepareOptions
     from memlab.eval.runs import Run
-
-DREAM = "dream."  # --set dream.min_hours=24: the Dream settings of the replay
 
 
 def register(sub: Any) -> None:
@@ -166,63 +159,25 @@ def add_memory_options(p: argparse.ArgumentParser) -> None:
     )
 
 
-def base_config(args: argparse.Namespace) -> SearchConfig:
-    """The search configuration: profile, ``--config``, ``--set`` (``cli.options``);
-    ``dream.*`` settings go to ``dream_config``."""
-    search_only = [s for s in getattr(args, "set", []) or [] if not s.strip().startswith(DREAM)]
-    return resolve_config(argparse.Namespace(**{**vars(args), "set": search_only}), "search")[
-        0
-    ].search
+@dataclass(frozen=True)
+class Resolved:
+    """A command's whole configuration, from one read of ``--config`` and one parse of
+    ``--set`` (``cli.options.resolve_config``): the profile with the search and Dream
+    settings merged (``dream.*`` keys are Dream's), the index options, the file."""
+
+    config: MemlabConfig
+    index: dict[str, Any]
+    data: dict[str, Any]
 
 
-def chosen_profile(args: argparse.Namespace) -> MemlabConfig:
-    """The profile the command starts from: ``--profile``, else the ``--config`` file's."""
-    data = read_config_file(getattr(args, "config", None), "search")
-    return profile(str(getattr(args, "profile", None) or data.get("profile") or DEFAULT_PROFILE))
-
-
-def unit_of(args: argparse.Namespace) -> str:
-    """``--unit``, else the profile's (``file`` for ``standard-ir``)."""
-    return str(getattr(args, "unit", None) or chosen_profile(args).unit)
-
-
-def tokenizer_of(args: argparse.Namespace) -> str | None:
-    """``--tokenizer``, else a profile's own (porter for ``standard-ir``), else None: the
-    dataset's."""
-    if getattr(args, "tokenizer", None):
-        return str(args.tokenizer)
-    wanted = chosen_profile(args).index.tokenizer
-    return wanted if wanted != IndexConfig().tokenizer else None
-
-
-def dream_config(args: argparse.Namespace) -> DreamConfig:
-    """The Dream settings of the replay: the profile's, the ``--config`` file's ``dream``
-    section, then ``--set dream.KEY=VALUE``."""
-    data = read_config_file(getattr(args, "config", None), "search")
-    name = getattr(args, "profile", None) or data.get("profile") or DEFAULT_PROFILE
-    overrides = dict(flatten(data.get("dream") or {}))
-    sets = parse_assignments(getattr(args, "set", []) or [])
-    overrides.update({k.removeprefix(DREAM): v for k, v in sets.items() if k.startswith(DREAM)})
-    cfg = profile(str(name)).dream
-    return with_overrides(cfg, overrides) if overrides else cfg
-
-
-def selected_dataset(args: argparse.Namespace) -> Any:
-    """The dataset named on the command line, at ``--level``, without ``--exclude-tag``."""
-    from memlab.datasets import load_dataset
-
-    ds = load_dataset(args.dataset, args.level)
-    tags = getattr(args, "exclude_tag", None)
-    return ds.select(exclude_tags=set(tags)) if tags else ds
-
-
-def index_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The index options: the flags (``--tokenizer`` …), else the ``--config`` file's
-    ``index`` section, else the profile's tokenizer (None: the dataset's)."""
+def resolved(args: argparse.Namespace) -> Resolved:
+    """The configuration the command line gives (see ``Resolved``); the index options:
+    the flags (``--tokenizer`` …), else the ``--config`` file's ``index`` section, else
+    the profile's tokenizer (None: the dataset's)."""
     from memlab.eval.index_options import options_of_section
 
+    config, data = resolve_config(args, "search", also=("dream",))
     path = getattr(args, "config", None)
-    data = read_config_file(path, "search")
     found = options_of_section(data.get("index") or {}, f"config file {path}")
     flags = {
         "tokenizer": getattr(args, "tokenizer", None),
@@ -231,78 +186,98 @@ def index_options(args: argparse.Namespace) -> dict[str, Any]:
         "chunking": args.chunking,
         "roles": args.roles,
     }
-    out = {k: v if v is not None else found.get(k) for k, v in flags.items()}
-    out["tokenizer"] = out["tokenizer"] or tokenizer_of(args)
-    return out
+    index = {k: v if v is not None else found.get(k) for k, v in flags.items()}
+    if not index["tokenizer"]:
+        wanted = config.index.tokenizer  # a profile's own (porter for standard-ir)
+        index["tokenizer"] = wanted if wanted != IndexConfig().tokenizer else None
+    return Resolved(config, index, data)
 
 
-def prepared_from(args: argparse.Namespace) -> Prepared:
-    """The dataset prepared as the command line says (index options, Dream, embedder)."""
-    from memlab.eval.prepare import prepare_dataset
+def base_config(args: argparse.Namespace) -> SearchConfig:
+    """The search configuration: profile, ``--config``, ``--set`` (``cli.options``);
+    ``dream.*`` settings go to the Dream settings."""
+    return resolve_config(args, "search", also=("dream",))[0].search
 
-    return prepare_dataset(
-        selected_dataset(args),
+
+def unit_of(args: argparse.Namespace, config: MemlabConfig) -> str:
+    """``--unit``, else the profile's (``file`` for ``standard-ir``)."""
+    return str(getattr(args, "unit", None) or config.unit)
+
+
+def index_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The index options (see ``resolved``)."""
+    return resolved(args).index
+
+
+def prepare_options(args: argparse.Namespace, found: Resolved) -> PrepareOptions:
+    """How the command line prepares the dataset: ``--embedder``, ``--level``,
+    ``--exclude-tag``, the index options, ``--dream`` and the Dream settings, ``--work``,
+    progress unless ``--quiet``."""
+    from memlab.eval.prepare import PrepareOptions
+
+    return PrepareOptions(
         embedder=args.embedder,
-        **index_options(args),
+        level=args.level,
+        exclude_tags=tuple(getattr(args, "exclude_tag", None) or ()),
+        **found.index,
         dream=None if args.dream is None else args.dream == "on",
-        dream_config=dream_config(args),
+        dream_config=found.config.dream,
         work_dir=args.work,
         progress=not args.quiet,
     )
 
 
-def _run(args: argparse.Namespace, runs: Mapping[str, SearchConfig | Run | RunFile]) -> int:
+def prepared_from(args: argparse.Namespace, found: Resolved | None = None) -> Prepared:
+    """The dataset prepared as the command line says (index options, Dream, embedder)."""
+    from memlab.eval.prepare import prepare_dataset
+
+    return prepare_dataset(args.dataset, prepare_options(args, found or resolved(args)))
+
+
+def _run(
+    args: argparse.Namespace, found: Resolved, runs: Mapping[str, SearchConfig | Run | RunFile]
+) -> int:
     if getattr(args, "protocol", None):
-        return run_protocol_command(args, _ranked(runs), selected_dataset(args), dream_config(args))
+        options = prepare_options(args, found)
+        dataset = options.load(args.dataset)
+        return run_protocol_command(args, _ranked(runs), dataset, found.config.dream)
     measures = [m.strip() for m in args.measures.split(",") if m.strip()]
     check_measures(measures)  # before the replay: a typo costs nothing
     with fewer_collections():
-        return _evaluate(args, runs, measures)
-
-
-@contextmanager
-def fewer_collections(gen0: int = 10_000) -> Iterator[None]:
-    """While an evaluation runs, the cyclic garbage collector runs less often: it
-    allocates hundreds of thousands of small objects (chunks, candidates, judgements)
-    that live until it ends, and each collection would walk them again. The modules
-    imported so far are frozen out of the collections; the thresholds and the freeze
-    are undone afterwards (the process, e.g. a notebook, keeps its own settings)."""
-    before = gc.get_threshold()
-    gc.freeze()
-    gc.set_threshold(max(before[0], gen0), *before[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*before)
-        gc.unfreeze()
+        return _evaluate(args, found, runs, measures)
 
 
 def _evaluate(
     args: argparse.Namespace,
+    found: Resolved,
     runs: Mapping[str, SearchConfig | Run | RunFile],
     measures: list[str],
 ) -> int:
     from memlab import progress
     from memlab.eval.compare_view import compare_text
-    from memlab.eval.experiment import run_experiment
+    from memlab.eval.comparison import run_comparison
+    from memlab.eval.experiment import Scoring
 
     command = "compare" if getattr(args, "func", None) is cmd_compare else "eval"
     progress.note(f"{command} {args.dataset}: {len(runs)} run(s) ({', '.join(runs)})")
     with progress.phase(f"loading dataset {args.dataset}") as loading:
-        prepared = prepared_from(args)
+        prepared = prepared_from(args, found)
         loading.describe(f"{len(prepared.dataset.queries)} queries")
+    scoring = Scoring(
+        unit=unit_of(args, found.config),
+        test=getattr(args, "test", "t"),
+        family=getattr(args, "family", "measure"),
+    )
     with scheduler_client(args) as client:
-        if client is not None:
-            prepared.use_cluster(client)  # groups indexed and searched on the workers
-        exp = run_experiment(
+        exp = run_comparison(
             prepared,
             runs,
-            base=base_config(args),
+            profile_name=found.config.profile,
+            base=found.config.search,
             measures=measures,
-            unit=unit_of(args),
-            test=getattr(args, "test", "t"),
-            family=getattr(args, "family", "measure"),
+            scoring=scoring,
             out=args.out,
+            client=client,
         )
     if args.json:
         print(json.dumps(exp.aggregated_records(), indent=2))
@@ -327,16 +302,16 @@ def _evaluate(
 
 
 def _separation(exp: Any, measures: list[str], out: str | None) -> None:
-    """Filtering and ranking taken apart (``memlab.eval.separation``), printed and written."""
+    """Filtering and ranking taken apart (``memlab.eval.comparison``), printed and written."""
     from pathlib import Path
 
-    from memlab.eval.separation import separate, write_separation
+    from memlab.eval.comparison import separation_of
+    from memlab.eval.separation import write_separation
     from memlab.eval.separation_text import separation_text
 
-    ir = [m for m in measures if m not in ("NumQ", *AGENT_MEASURES)]
-    if not ir:
+    sep = separation_of(exp, measures)
+    if sep is None:
         return
-    sep = separate(exp, measure="nDCG@10" if "nDCG@10" in ir else ir[0])
     print()
     print(separation_text(sep), flush=True)
     if out:
@@ -345,24 +320,26 @@ def _separation(exp: Any, measures: list[str], out: str | None) -> None:
 
 def cmd_eval(args: argparse.Namespace) -> int:
     use_protocol_profile(args, ",".join(DEFAULT_MEASURES))
-    return _run(args, {"config": base_config(args)})
+    found = resolved(args)
+    return _run(args, found, {"config": found.config.search})
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
     from memlab.errors import ConfigError
+    from memlab.eval.comparison import compare_runs
     from memlab.eval.external import parse_run_files
-    from memlab.eval.runs import parse_run_specs
 
     use_protocol_profile(args, ",".join(DEFAULT_MEASURES))
+    found = resolved(args)
     # under --protocol a run file without a profile starts from the protocol's profile
     name = args.profile if args.protocol and args.profile else DEFAULT_PROFILE
-    specs = parse_run_specs(args.runs, base=base_config(args), profile_name=name)
+    specs = compare_runs(args.runs, base=found.config.search, profile_name=name)
     runs: dict[str, Run | RunFile] = dict(specs)
     for run_name, run_file in parse_run_files(args.run).items():
         if run_name in runs:
             raise ConfigError(f"run '{run_name}' is named twice; give each run its own name")
         runs[run_name] = run_file
-    return _run(args, runs)
+    return _run(args, found, runs)
 
 
 def _ranked(runs: Mapping[str, SearchConfig | Run | RunFile]) -> dict[str, SearchConfig | Run]:

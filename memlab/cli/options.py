@@ -76,17 +76,28 @@ def resolve_config(
     *,
     flags: Mapping[str, Any] | None = None,
     extra: Sequence[str] = (),
+    also: Sequence[str] = (),
 ) -> tuple[MemlabConfig, dict[str, Any]]:
     """The merged configuration (see the module docstring) and the config file's mapping
-    (for command-specific sections named in ``extra``)."""
+    (for command-specific sections named in ``extra``), from one read of ``--config``
+    and one parse of ``--set``. The sections in ``also`` (``dream`` for ``memlab
+    compare``) are merged too: their section of the file, then the ``--set`` keys
+    under their name (``dream.min_hours=24``); every other key is ``section``'s."""
     data = read_config_file(getattr(args, "config", None), section, extra)
     name = getattr(args, "profile", None) or data.get("profile") or DEFAULT_PROFILE
     config = profile(str(name))
+    sets = parse_assignments(getattr(args, "set", []) or [])
+    routed: dict[str, dict[str, Any]] = {s: dict(flatten(data.get(s) or {})) for s in also}
     overrides = dict(flatten(data.get(section) or {}))
     overrides.update({k: v for k, v in (flags or {}).items() if v is not None})
-    overrides.update(parse_assignments(getattr(args, "set", []) or []))
-    overrides = {k.removeprefix(f"{section}."): v for k, v in overrides.items()}
-    if overrides:
-        changed = with_overrides(getattr(config, section), overrides)
-        config = dataclasses.replace(config, **{section: changed})
+    for key, value in sets.items():
+        other = next((s for s in also if key.startswith(f"{s}.")), None)
+        if other is None:
+            overrides[key] = value
+        else:
+            routed[other][key.removeprefix(f"{other}.")] = value
+    routed[section] = {k.removeprefix(f"{section}."): v for k, v in overrides.items()}
+    changed = {s: with_overrides(getattr(config, s), keys) for s, keys in routed.items() if keys}
+    if changed:
+        config = dataclasses.replace(config, **changed)
     return config, data

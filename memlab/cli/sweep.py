@@ -10,7 +10,7 @@ from typing import Any
 
 from memlab.cli.args import integer, nonempty, number, text
 from memlab.cli.commands import summary
-from memlab.cli.evaluate import add_memory_options, base_config, prepared_from
+from memlab.cli.evaluate import add_memory_options, prepared_from, resolved
 from memlab.cli.options import add_config_args
 from memlab.cli.scheduler import add_scheduler_arg, scheduler_client
 from memlab.eval.measures import SWEEP_MEASURES
@@ -179,12 +179,13 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     from memlab import progress
 
     progress.note(f"sweep {args.dataset}: grid {args.grid}")
+    found = resolved(args)  # one read of --config, one parse of --set
     with progress.phase(f"loading dataset {args.dataset}"):
-        prepared = prepared_from(args)  # bad input fails before a cluster starts
+        prepared = prepared_from(args, found)  # bad input fails before a cluster starts
     with scheduler_client(args) as client:
         if client is not None:
             prepared.use_cluster(client)  # candidates gathered per group on the workers
-        result = _run(args, prepared, measures, client)
+        result = _run(args, prepared, measures, client, found.config.search)
     if result.interrupted:
         done = len(result.table)
         hint = "rerun the same command to resume" if args.out else "nothing saved (no --out)"
@@ -203,7 +204,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         from memlab.export.sweep import write_fronts
 
         write_fronts(decision, args.out)
-    exported = _export(args, result, decision) if args.export else None
+    exported = _export(args, result, decision, found.config.profile) if args.export else None
     if args.json:
         print(json.dumps(_chosen_json(result, decision, exported), indent=2, allow_nan=False))
         return 0
@@ -211,15 +212,14 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     return 0
 
 
-def _export(args: argparse.Namespace, result: Any, decision: Any) -> Any:
-    from memlab.cli.evaluate import chosen_profile
+def _export(args: argparse.Namespace, result: Any, decision: Any, profile_name: str) -> Any:
     from memlab.export.sweep import export_sweep
 
     return export_sweep(
         result,
         decision,
         args.export,
-        profile_name=chosen_profile(args).profile,
+        profile_name=profile_name,
         dataset=args.dataset,
         embedder=args.embedder,
     )
@@ -279,19 +279,24 @@ def _finite(value: Any) -> Any:
     return value
 
 
-def _run(args: argparse.Namespace, prepared: Any, measures: list[str], client: Any) -> Any:
-    from memlab.sweep.runner import run_sweep
+def _run(
+    args: argparse.Namespace, prepared: Any, measures: list[str], client: Any, base: Any
+) -> Any:
+    from memlab.sweep.runner import SweepOptions, run_sweep
 
-    return run_sweep(
-        prepared,
-        Path(args.grid),
+    options = SweepOptions(
         random=args.random,
         seed=args.seed,
-        base=base_config(args),
-        measures=measures,
+        base=base,
+        measures=tuple(measures),
         holdout=args.holdout,
         split_seed=args.split_seed,
         stratify=not args.no_stratify,
+    )
+    return run_sweep(
+        prepared,
+        Path(args.grid),
+        options,
         out=args.out,
         progress=not args.quiet,
         client=client,

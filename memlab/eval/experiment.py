@@ -144,52 +144,85 @@ class Experiment:
         return wide.reindex(list(self.runs))
 
 
+@dataclass(frozen=True)
+class Scoring:
+    """How runs are measured and compared: the judged ``unit`` (``chunk`` or ``file``),
+    the paired ``test`` (``t`` or ``fisher``), the Holm ``family``, the agent measures'
+    token ``budget`` and the bootstrap / randomisation ``seed``."""
+
+    unit: str = "chunk"
+    test: str = "t"
+    family: str = "measure"
+    budget: int = DEFAULT_TOKEN_BUDGET
+    seed: int = 0
+
+
 def run_experiment(
     dataset: str | Path | Dataset | Prepared,
     runs: Sequence[str] | Mapping[str, SearchConfig | Run | RunFile] = DEFAULT_RUNS,
     *,
     base: SearchConfig | None = None,
     measures: Sequence[str] = DEFAULT_MEASURES,
-    unit: str = "chunk",
-    test: str = "t",
-    budget: int = DEFAULT_TOKEN_BUDGET,
+    scoring: Scoring | None = None,
     out: str | Path | None = None,
-    seed: int = 0,
-    family: str = "measure",
 ) -> Experiment:
     """Evaluate ``runs`` (names, or {name: config, ``Run`` or ``RunFile``}) on a prepared
-    dataset.
+    dataset, scored as ``scoring`` says (``Scoring``; None: chunks, t-test).
 
-    ``dataset`` is a ``Prepared`` (``prepare_dataset(path, embedder=..., tokenizer=...,
-    dream=...)``), or a folder / ``Dataset`` prepared with its defaults (shipped
-    vectors, the manifest's index options and Dream setting). See the module docstring.
+    ``dataset`` is a ``Prepared`` (``prepare_dataset(path, PrepareOptions(embedder=...,
+    tokenizer=..., dream=...))``), or a folder / ``Dataset`` prepared with its defaults
+    (shipped vectors, the manifest's index options and Dream setting). See the module
+    docstring. In three parts: the runs ranked and measured (``_measure``), the
+    ``Experiment`` assembled (``_assemble``), its statistics and files (``_finish``).
     """
+    scoring = scoring or Scoring()
     prepared = prepare_dataset(dataset)
-    ds = prepared.dataset
-    order = list(runs)
-    files = (
-        {k: v for k, v in runs.items() if isinstance(v, RunFile)}
-        if isinstance(runs, Mapping)
-        else {}
-    )
-    specs = (
-        {k: as_run(v) for k, v in runs.items() if not isinstance(v, RunFile)}
-        if isinstance(runs, Mapping)
-        else {k: Run(c) for k, c in ranker_configs(runs, base or SearchConfig()).items()}
-    )
+    specs, files = _split_runs(runs, base)
     if not specs and not files:
         raise ConfigError("no runs to evaluate; pass e.g. runs=['fts', 'hybrid', 'mmr']")
-    configs = {name: spec.config for name, spec in specs.items()}
-    warnings = _check_vectors(prepared, configs)
-    # one replay per memory and per way of reading the query keywords (search.keywords)
+    measured = _measure(prepared, specs, files, measures, scoring)
+    exp = _assemble(prepared, list(runs), specs, files, measured, measures, scoring)
+    return _finish(exp, out)
+
+
+def _split_runs(
+    runs: Sequence[str] | Mapping[str, SearchConfig | Run | RunFile], base: SearchConfig | None
+) -> tuple[dict[str, Run], dict[str, RunFile]]:
+    """The runs memlab ranks and the TREC files from elsewhere."""
+    if not isinstance(runs, Mapping):
+        return {k: Run(c) for k, c in ranker_configs(runs, base or SearchConfig()).items()}, {}
+    files = {k: v for k, v in runs.items() if isinstance(v, RunFile)}
+    specs = {k: as_run(v) for k, v in runs.items() if not isinstance(v, RunFile)}
+    return specs, files
+
+
+@dataclass
+class _Measured:
+    """What ranking and measuring every run left: results, rows, timelines, warnings."""
+
+    results: dict[str, RunResult] = field(default_factory=dict)
+    timelines: dict[str, Timeline] = field(default_factory=dict)
+    frames: list[list[Row]] = field(default_factory=list)
+    qrels: dict[str, dict[str, dict[str, dict[str, int]]]] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+
+def _measure(
+    prepared: Prepared,
+    specs: dict[str, Run],
+    files: dict[str, RunFile],
+    measures: Sequence[str],
+    scoring: Scoring,
+) -> _Measured:
+    """Every run ranked on its memory's candidates (one replay per memory and way of
+    reading the query keywords, ``search.keywords``) and measured."""
+    ds = prepared.dataset
+    unit, budget = scoring.unit, scoring.budget
+    done = _Measured(warnings=_check_vectors(prepared, {n: s.config for n, s in specs.items()}))
     by_memory: dict[tuple[Memory, str], dict[str, Run]] = {}
     for name, spec in specs.items():
         key = (spec.memory_on(prepared.memory), spec.config.keywords)
         by_memory.setdefault(key, {})[name] = spec
-    results: dict[str, RunResult] = {}
-    timelines: dict[str, Timeline] = {}
-    frames: list[list[Row]] = []
-    qrels: dict[str, dict[str, dict[str, dict[str, int]]]] = {}
     gathered = {
         key: prepared.timeline(
             needed_limit(group),
@@ -207,61 +240,80 @@ def run_experiment(
                 bar.describe(f"{name}: ranking")
                 result = run_config(name, timeline.batch, spec.config, timeline.query_now)
                 result.memory = spec.memory or (memory if spec.index else None)
-                results[name] = result
-                timelines[name] = timeline
+                done.results[name] = result
+                done.timelines[name] = timeline
                 bar.describe(f"{name}: measures")
-                frames.append(evaluate_rows(timeline, result, measures, unit=unit, budget=budget))
-                warnings += _gap(timeline, name, spec, result)
-                qrels[name] = _unit_qrels(timeline)
+                rows = evaluate_rows(timeline, result, measures, unit=unit, budget=budget)
+                done.frames.append(rows)
+                done.warnings += _gap(timeline, name, spec, result)
+                done.qrels[name] = _unit_qrels(timeline)
                 bar.advance(detail=name)
         for name, run_file in files.items():
             bar.describe(f"{name}: measures")
             timeline = prepared.judged()
-            qrels[name] = _unit_qrels(timeline)
-            result, notes = external_result(name, run_file, ds, qrels[name][unit])
-            results[name] = result
-            frames.append(evaluate_rows(timeline, result, measures, unit=unit, budget=budget))
-            warnings += notes
+            done.qrels[name] = _unit_qrels(timeline)
+            result, notes = external_result(name, run_file, ds, done.qrels[name][unit])
+            done.results[name] = result
+            done.frames.append(evaluate_rows(timeline, result, measures, unit=unit, budget=budget))
+            done.warnings += notes
             bar.advance(detail=name)
-    results = {name: results[name] for name in order}
+    return done
+
+
+def _assemble(
+    prepared: Prepared,
+    order: list[str],
+    specs: dict[str, Run],
+    files: dict[str, RunFile],
+    measured: _Measured,
+    measures: Sequence[str],
+    scoring: Scoring,
+) -> Experiment:
+    """The ``Experiment``: runs in the order given, its rows, aggregates and manifest."""
+    results = {name: measured.results[name] for name in order}
+    warnings = measured.warnings
     warnings += [w for w in prepared.warnings if w not in warnings]
-    rows = [row for name in order for part in frames for row in part if row[0] == name]
+    rows = [row for name in order for part in measured.frames for row in part if row[0] == name]
     manifest = build_manifest(
         prepared,
-        configs,
+        {name: spec.config for name, spec in specs.items()},
         results,
         measures=measures,
-        unit=unit,
-        test=test,
-        seed=seed,
-        budget=budget,
+        unit=scoring.unit,
+        test=scoring.test,
+        seed=scoring.seed,
+        budget=scoring.budget,
     )
-    manifest["family"] = family
+    manifest["family"] = scoring.family
     for name, run_file in files.items():
         manifest["runs"][name] = {
             "external": {"file": run_file.path.name, "digest": run_file.digest()},
             "degraded_queries": 0,
         }
-    exp = Experiment(
-        ds,
-        prepared,
-        results,
-        rows,
-        aggregate_records(rows, seed=seed),
-        manifest,
-        warnings,
-        {name: timelines[name] for name in specs},
-        qrels,
-        frames,
-        test,
-        seed,
-        family,
+    return Experiment(
+        dataset=prepared.dataset,
+        prepared=prepared,
+        runs=results,
+        rows=rows,
+        records=aggregate_records(rows, seed=scoring.seed),
+        manifest=manifest,
+        warnings=warnings,
+        timelines={name: measured.timelines[name] for name in specs},
+        qrels=measured.qrels,
+        frames=measured.frames,
+        test=scoring.test,
+        seed=scoring.seed,
+        family=scoring.family,
     )
-    if len(results) > 1:  # the comparison's statistics now (its errors raise here)
-        with progress.phase(f"significance tests against {order[0]}"):
+
+
+def _finish(exp: Experiment, out: str | Path | None) -> Experiment:
+    """The comparison's statistics now (their errors raise here), then the files."""
+    if len(exp.runs) > 1:
+        with progress.phase(f"significance tests against {next(iter(exp.runs))}"):
             _ = exp.compared
-    elif test not in TESTS:
-        raise ConfigError(unknown_name("test", str(test), TESTS))
+    elif exp.test not in TESTS:
+        raise ConfigError(unknown_name("test", str(exp.test), TESTS))
     if out is not None:
         with progress.phase(f"writing the results to {out}"):
             write_outputs(exp, Path(out))

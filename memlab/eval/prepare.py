@@ -1,6 +1,6 @@
 """A prepared dataset: the memory every query sees at its own time, replayed once.
 
-``prepare`` (or ``prepare_dataset`` by names) returns a ``Prepared``: the
+``prepare`` (or ``prepare_dataset`` by names, ``PrepareOptions``) returns a ``Prepared``: the
 dataset, the ``Memory`` it is evaluated on (index options and Dream on the
 timeline; defaults from the manifest) and the embedder. Its ``timeline(limit)``
 replays each group once in a working copy under the cache directory (never in
@@ -294,45 +294,92 @@ def prepare(
     return Prepared(dataset, memory, embedder, work, progress)
 
 
+@dataclass(frozen=True)
+class PrepareOptions:
+    """How a dataset is prepared, by names (None / empty: the dataset's defaults).
+
+    ``embedder``: None = its shipped vectors; ``level``: the judgement level;
+    ``categories`` / ``exclude_tags``: which queries are kept; the index options
+    (``chunking``: the mode, ``roles``: the indexed roles); ``dream`` None = the
+    manifest's timeline.dream; ``dream_config``: the replay's Dream settings, else
+    ``profile``'s (else the default profile's). Empty strings count as None
+    (notebook parameters)."""
+
+    embedder: str | None = None
+    level: str | None = None
+    categories: tuple[str, ...] = ()
+    exclude_tags: tuple[str, ...] = ()
+    tokenizer: str | None = None
+    chunk_bytes: int | None = None
+    chunk_overlap: int | None = None
+    chunking: str | None = None
+    roles: str | tuple[str, ...] | None = None
+    dream: bool | None = None
+    dream_config: DreamConfig | None = None
+    profile: str | None = None
+    work_dir: str | Path | None = None
+    progress: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("embedder", "level", "tokenizer", "chunking", "roles", "profile"):
+            if getattr(self, name) == "":
+                object.__setattr__(self, name, None)
+        object.__setattr__(self, "categories", tuple(self.categories))
+        object.__setattr__(self, "exclude_tags", tuple(self.exclude_tags))
+
+    def index_options(self) -> dict[str, Any]:
+        """The index options, by name (None: the dataset's)."""
+        return {
+            "tokenizer": self.tokenizer,
+            "chunk_bytes": self.chunk_bytes,
+            "chunk_overlap": self.chunk_overlap,
+            "chunking": self.chunking,
+            "roles": self.roles,
+        }
+
+    def replay_dream(self) -> DreamConfig | None:
+        """The Dream settings of the replay: ``dream_config``, else ``profile``'s."""
+        if self.dream_config is not None or self.profile is None:
+            return self.dream_config
+        from memlab.config import profile
+
+        return profile(self.profile).dream
+
+    def select(self, dataset: Dataset) -> Dataset:
+        """``dataset`` with only the queries these options keep."""
+        if self.categories:
+            dataset = dataset.select(categories=list(self.categories))
+        if self.exclude_tags:
+            dataset = dataset.select(exclude_tags=set(self.exclude_tags))
+        return dataset
+
+    def load(self, dataset: str | Path | Dataset) -> Dataset:
+        """The dataset (a folder or a shipped name) at ``level``, with the queries kept."""
+        if isinstance(dataset, Dataset):
+            ds = dataset.with_level(self.level) if self.level is not None else dataset
+        else:
+            ds = load_dataset(dataset, self.level)
+        return self.select(ds)
+
+
 def prepare_dataset(
-    dataset: str | Path | Dataset | Prepared,
-    *,
-    embedder: str | None = None,
-    level: str | None = None,
-    tokenizer: str | None = None,
-    chunk_bytes: int | None = None,
-    chunk_overlap: int | None = None,
-    chunking: str | None = None,
-    roles: str | tuple[str, ...] | None = None,
-    dream: bool | None = None,
-    dream_config: DreamConfig | None = None,
-    work_dir: str | Path | None = None,
-    progress: bool = False,
+    dataset: str | Path | Dataset | Prepared, options: PrepareOptions | None = None
 ) -> Prepared:
-    """Load (a folder) and prepare a dataset by names: ``embedder`` None = its shipped
-    vectors; index options (``chunking``: the mode, ``roles``: the indexed roles) and
-    ``dream`` None = the manifest's defaults. A ``Prepared`` is returned as it is."""
+    """Load (a folder) and prepare a dataset as ``options`` say (``PrepareOptions``; None:
+    every default). A ``Prepared`` is returned as it is."""
     if isinstance(dataset, Prepared):
         return dataset
-    ds = dataset if isinstance(dataset, Dataset) else load_dataset(dataset, level)
-    if isinstance(dataset, Dataset) and level is not None:
-        ds = ds.with_level(level)
+    options = options or PrepareOptions()
+    ds = options.load(dataset)
     memory = memory_for(
-        ds,
-        tokenizer=tokenizer,
-        chunk_bytes=chunk_bytes,
-        chunk_overlap=chunk_overlap,
-        chunking=chunking,
-        roles=roles,
-        dream=dream,
-        dream_config=dream_config,
+        ds, **options.index_options(), dream=options.dream, dream_config=options.replay_dream()
     )
     return prepare(
         ds,
-        embedder=evaluation_embedder(ds, embedder),
+        embedder=evaluation_embedder(ds, options.embedder),
         memory=memory,
-        work_dir=work_dir,
-        progress=progress,
+        work_dir=options.work_dir,
+        progress=options.progress,
     )
 
 

@@ -29,7 +29,7 @@ import pandas as pd
 
 from memlab import progress
 from memlab.eval import breakdown
-from memlab.eval.experiment import Experiment, run_experiment, write_outputs
+from memlab.eval.experiment import Experiment, Scoring, run_experiment, write_outputs
 from memlab.eval.filtering import (
     MIN_SCORES,
     min_score_sweep,
@@ -141,10 +141,12 @@ def separate(
         exp.prepared,
         {n: Run(ranking_only(r.config), r.memory) for n, r in exp.runs.items()},
         measures=exp.manifest["measures"],
-        unit=exp.manifest["unit"],
-        test=exp.manifest["test"],
-        budget=exp.manifest["token_budget"],
-        seed=seed,
+        scoring=Scoring(
+            unit=exp.manifest["unit"],
+            test=exp.manifest["test"],
+            budget=exp.manifest["token_budget"],
+            seed=seed,
+        ),
     )
     with progress.phase(f"reachability of {len(exp.runs)} run(s)"):
         reach = reachability_by_run(exp)

@@ -21,7 +21,7 @@ from memlab.datasets.model import QRELS
 from memlab.errors import DatasetError
 from memlab.eval.coverage import Coverage, gap_warning, pooled_configs, run_coverage
 from memlab.eval.memory import Memory
-from memlab.eval.prepare import prepare_dataset
+from memlab.eval.prepare import PrepareOptions, prepare_dataset
 from memlab.eval.runs import Run, needed_limit, parse_run_specs, run_config
 from memlab.judging.agreement import Agreement, agreement
 from memlab.judging.journal import read_grades
@@ -80,7 +80,7 @@ def _coverage(
     if not ds.queries:
         return [], []
     named = parse_run_specs(specs)
-    prepared = prepare_dataset(ds, embedder=embedder, work_dir=work_dir)
+    prepared = prepare_dataset(ds, PrepareOptions(embedder=embedder, work_dir=work_dir))
     by_memory: dict[Memory, dict[str, Run]] = {}
     for name, run in named.items():
         by_memory.setdefault(run.memory or prepared.memory, {})[name] = run

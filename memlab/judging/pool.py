@@ -39,7 +39,7 @@ from memlab.datasets.model import POOL, POOL_SETTINGS
 from memlab.datasets.untrusted import MAX_TABLE_BYTES, read_optional
 from memlab.errors import DatasetError
 from memlab.eval.memory import Memory
-from memlab.eval.prepare import Prepared, prepare_dataset
+from memlab.eval.prepare import Prepared, PrepareOptions, prepare_dataset
 from memlab.eval.runs import Run, needed_limit, parse_run_specs
 from memlab.progress import phase
 from memlab.safefs import write_atomic
@@ -266,7 +266,7 @@ def pool_dataset(
     warnings: list[str] = []
     if ds.queries:
         prepared = prepare_dataset(
-            ds, embedder=settings.embedder, work_dir=work_dir, progress=progress
+            ds, PrepareOptions(embedder=settings.embedder, work_dir=work_dir, progress=progress)
         )
         new = pool_candidates(prepared, named, depth, seed)
         warnings = list(prepared.warnings)

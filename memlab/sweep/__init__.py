@@ -28,7 +28,7 @@ from memlab.sweep.engine import Sweep
 from memlab.sweep.files import read_results
 from memlab.sweep.plots import plot_fronts, plot_half_life, plot_heatmap, plot_lambda
 from memlab.sweep.results import SweepResult, best
-from memlab.sweep.runner import run_points, run_sweep
+from memlab.sweep.runner import SweepOptions, run_points, run_sweep
 from memlab.sweep.space import SweepPoint, grid, load_grid, random_configs
 from memlab.sweep.split import Split, split_queries
 
@@ -39,6 +39,7 @@ __all__ = [
     "Decision",
     "Split",
     "Sweep",
+    "SweepOptions",
     "SweepPoint",
     "SweepResult",
     "best",

@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -204,50 +205,65 @@ class _PhaseBar:
         self.phase.end()
 
 
+@dataclass(frozen=True)
+class SweepOptions:
+    """How a sweep is drawn and set up: ``random=N`` configurations drawn from the space
+    (seeded by ``seed``) instead of the full grid; the ``base`` every point starts from;
+    the ``measures`` scored (agent measures at ``budget`` tokens); the share of queries
+    held out (``holdout``, split seeded by ``split_seed``, stratified by category
+    unless ``stratify`` is False). A ``Sweep`` given to ``run_sweep`` keeps its own
+    split, base and measures."""
+
+    random: int | None = None
+    seed: int = 0
+    base: SearchConfig | None = None
+    measures: tuple[str, ...] = SWEEP_MEASURES
+    holdout: float = 0.3
+    split_seed: int = 0
+    stratify: bool = True
+    budget: int = DEFAULT_TOKEN_BUDGET
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "measures", tuple(self.measures))
+
+
 def run_sweep(
     dataset: str | Path | Dataset | Prepared | Sweep,
     space: Mapping[str, Any] | str | Path | None = None,
+    options: SweepOptions | None = None,
     *,
     configs: Sequence[SweepPoint | SearchConfig | Mapping[str, Any]] | None = None,
-    random: int | None = None,
-    seed: int = 0,
-    base: SearchConfig | None = None,
-    measures: Sequence[str] = SWEEP_MEASURES,
-    holdout: float = 0.3,
-    split_seed: int = 0,
-    stratify: bool = True,
-    budget: int = DEFAULT_TOKEN_BUDGET,
     out: str | Path | None = None,
     progress: bool = True,
     workers: int | None = None,
     client: Any = None,
 ) -> SweepResult:
     """Sweep a prepared dataset over ``space`` (a mapping or a grid file) or explicit
-    ``configs``.
+    ``configs``, drawn and set up as ``options`` say (``SweepOptions``).
 
-    ``dataset`` is a ``Prepared`` (``prepare_dataset(path, embedder=..., tokenizer=...,
-    dream=...)``), a folder or ``Dataset`` (prepared with its defaults), or a ``Sweep``
-    (to reuse its gathered candidates across calls). ``random=N`` draws N
-    configurations from the space (seeded by ``seed``) instead of the full grid.
-    ``holdout`` is the share of queries held out (split seeded by ``split_seed``,
-    stratified by category). ``workers``: processes to score on; ``client``: a Dask
-    cluster to score on instead (see ``run_points``).
+    ``dataset`` is a ``Prepared`` (``prepare_dataset(path, PrepareOptions(embedder=...,
+    tokenizer=..., dream=...))``), a folder or ``Dataset`` (prepared with its
+    defaults), or a ``Sweep`` (to reuse its gathered candidates across calls).
+    ``workers``: processes to score on; ``client``: a Dask cluster to score on
+    instead (see ``run_points``).
     """
+    options = options or SweepOptions()
     if client is not None and isinstance(dataset, Prepared):
         dataset.use_cluster(client)  # candidates gathered per group on the workers
     if isinstance(dataset, Sweep):
         sweep = dataset
-        points = _points(sweep.base, space, configs, random, seed)
+        points = _points(sweep.base, space, configs, options.random, options.seed)
     else:
-        points = _points(base or SearchConfig(), space, configs, random, seed)  # fail fast
+        base = options.base or SearchConfig()
+        points = _points(base, space, configs, options.random, options.seed)  # fail fast
         sweep = Sweep.from_dataset(
             dataset,
-            holdout=holdout,
-            seed=split_seed,
-            stratify=stratify,
-            base=base,
-            measures=measures,
-            budget=budget,
+            holdout=options.holdout,
+            seed=options.split_seed,
+            stratify=options.stratify,
+            base=options.base,
+            measures=options.measures,
+            budget=options.budget,
         )
     return run_points(sweep, points, out=out, progress=progress, workers=workers, client=client)
 

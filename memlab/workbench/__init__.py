@@ -20,6 +20,7 @@ reachable from tests; the notebooks hold no logic of their own.
 
 from __future__ import annotations
 
+from memlab.eval.prepare import PrepareOptions
 from memlab.workbench.agents import (
     cascade_matrix,
     catalogs,
@@ -141,6 +142,7 @@ __all__ = [
     "JudgeWidget",
     "Panel",
     "Plot",
+    "PrepareOptions",
     "access_boost_demo",
     "age_limit_table",
     "age_plot",

@@ -1,7 +1,8 @@
 """Compare rankers on a dataset: run, tabulate, and explain the biggest changes.
 
-``run_compare`` wraps ``memlab.eval.experiment.run_experiment`` (which writes
-``aggregated.csv``, ``perquery.csv``, ``manifest.json`` … into ``out_dir``);
+``run_compare`` runs ``memlab compare``'s pipeline (``memlab.eval.comparison``),
+whose ``run_experiment`` writes ``aggregated.csv``, ``perquery.csv``,
+``manifest.json`` … into ``out_dir``;
 the other functions turn its ``Experiment`` into the tables the compare and
 regression notebooks show. Run names are rankers (``fts``, ``hybrid``, ``mmr``,
 ``openclaw``, ``rrf``, ``basic-memory``) optionally on another profile:
@@ -17,13 +18,12 @@ from typing import Any
 
 import pandas as pd
 
-from memlab.config import MmrConfig, SearchConfig, config_hash, profile
-from memlab.datasets import load_dataset
-from memlab.eval.experiment import Experiment, run_experiment
+from memlab.config import DEFAULT_PROFILE, MmrConfig, SearchConfig, config_hash
+from memlab.eval.comparison import compare_runs, run_comparison
+from memlab.eval.experiment import Experiment, Scoring
 from memlab.eval.measures import DEFAULT_MEASURES
-from memlab.eval.memory import Memory
-from memlab.eval.prepare import Prepared, prepare_dataset
-from memlab.eval.runs import Run, named_configs, run_label
+from memlab.eval.prepare import Prepared, PrepareOptions, prepare_dataset
+from memlab.eval.runs import named_configs, run_label
 from memlab.eval.significance import PairwiseTable, pairwise_table
 from memlab.workbench.display import Panel
 from memlab.workbench.traces import query_trace
@@ -45,94 +45,48 @@ def benchmark_configs(
     return out
 
 
-def benchmark_runs(
-    runs: Sequence[str],
-    memory: Memory,
-    profile_name: str = "grok-c0",
-    mmr_lambda: float | None = None,
-) -> dict[str, Run]:
-    """Like ``benchmark_configs``; with Dream on, a run on another profile also replays
-    the memory with that profile's Dream settings (``hybrid@grok-2026-08``)."""
-    out: dict[str, Run] = {}
-    for name, config in benchmark_configs(runs, profile_name, mmr_lambda).items():
-        prof = name.partition("@")[2]
-        own = memory.dream is not None and prof and prof != profile_name
-        out[name] = Run(config, replace(memory, dream=profile(prof).dream) if own else None)
-    return out
-
-
 def prepare_benchmark(
-    dataset: str = "agent-memory",
-    profile_name: str = "grok-c0",
-    embedder: str = "",
-    categories: Sequence[str] = (),
-    tokenizer: str | None = None,
-    chunk_bytes: int | None = None,
-    chunk_overlap: int | None = None,
-    dream: bool | None = None,
-    chunking: str | None = None,
-    roles: str | None = None,
+    dataset: str = "agent-memory", options: PrepareOptions | None = None
 ) -> Prepared:
-    """A dataset (by name or folder) prepared with the profile's Dream settings and the
-    given index options (None: the dataset's defaults)."""
-    ds = load_dataset(dataset)
-    if categories:
-        ds = ds.select(categories=list(categories))
-    return prepare_dataset(
-        ds,
-        embedder=embedder or None,
-        tokenizer=tokenizer or None,
-        chunk_bytes=chunk_bytes,
-        chunk_overlap=chunk_overlap,
-        chunking=chunking or None,
-        roles=roles or None,
-        dream=dream,
-        dream_config=profile(profile_name).dream,
-    )
+    """A dataset (by name or folder) prepared as ``options`` say (notebook parameters as
+    a ``PrepareOptions``; index options None: the dataset's defaults), with the Dream
+    settings of its profile (``grok-c0`` unless it names one)."""
+    return prepare_dataset(dataset, benchmark_options(options))
 
 
 def run_compare(
     dataset: str = "agent-memory",
     runs: Sequence[str] = ("fts", "hybrid", "mmr"),
-    profile_name: str = "grok-c0",
-    embedder: str = "",
+    options: PrepareOptions | None = None,
+    *,
     measures: Sequence[str] = DEFAULT_MEASURES,
     test: str = "t",
-    categories: Sequence[str] = (),
     out_dir: str = "",
     mmr_lambda: float | None = None,
-    tokenizer: str | None = None,
-    chunk_bytes: int | None = None,
-    chunk_overlap: int | None = None,
-    dream: bool | None = None,
-    chunking: str | None = None,
-    roles: str | None = None,
     client: Any = None,
 ) -> Experiment:
-    """Evaluate ``runs`` on ``dataset`` (optionally only some query categories); index
-    options and ``dream`` None follow the dataset's manifest. ``client``: a Dask cluster
+    """Evaluate ``runs`` on ``dataset`` prepared as ``options`` say (the profile of every
+    run that names none, the embedder, the query categories, index options and
+    ``dream``; None follows the dataset's manifest), by the compare pipeline
+    ``memlab compare`` runs (``memlab.eval.comparison``). ``client``: a Dask cluster
     (``cluster()``) to replay the groups on."""
-    prepared = prepare_benchmark(
-        dataset,
-        profile_name,
-        embedder,
-        categories,
-        tokenizer,
-        chunk_bytes,
-        chunk_overlap,
-        dream,
-        chunking,
-        roles,
-    )
-    if client is not None:
-        prepared.use_cluster(client)
-    return run_experiment(
+    options = benchmark_options(options)
+    prepared = prepare_dataset(dataset, options)
+    return run_comparison(
         prepared,
-        benchmark_runs(runs, prepared.memory, profile_name, mmr_lambda),
+        compare_runs(runs, profile_name=str(options.profile), mmr_lambda=mmr_lambda),
+        profile_name=str(options.profile),
         measures=list(measures),
-        test=test,
+        scoring=Scoring(test=test),
         out=Path(out_dir) if out_dir else None,
+        client=client,
     )
+
+
+def benchmark_options(options: PrepareOptions | None = None) -> PrepareOptions:
+    """``options`` on the notebooks' default profile (``grok-c0``) when they name none."""
+    options = options or PrepareOptions()
+    return options if options.profile else replace(options, profile=DEFAULT_PROFILE)
 
 
 def experiment_summary(exp: Experiment) -> Panel:

@@ -19,6 +19,7 @@ import pandas as pd
 
 from memlab.config import profile
 from memlab.eval.breakdown import AGE_ORDER, age_bucket
+from memlab.eval.prepare import PrepareOptions
 from memlab.eval.reachability import reachability
 from memlab.sweep import (
     ChoiceRule,
@@ -33,38 +34,23 @@ from memlab.sweep import (
 )
 from memlab.sweep.decision_text import gain_line, optimism_line
 from memlab.workbench.display import Panel, Plot
-from memlab.workbench.evaluation import prepare_benchmark
+from memlab.workbench.evaluation import benchmark_options, prepare_benchmark
 
 
 def sweep_engine(
     dataset: str = "agent-memory",
-    embedder: str = "",
-    profile_name: str = "grok-c0",
+    options: PrepareOptions | None = None,
+    *,
     holdout: float = 0.3,
     seed: int = 0,
-    tokenizer: str | None = None,
-    chunk_bytes: int | None = None,
-    chunk_overlap: int | None = None,
-    dream: bool | None = None,
-    chunking: str | None = None,
-    roles: str | None = None,
 ) -> Sweep:
-    """Prepare ``dataset`` once and split its queries into dev and holdout (index options
-    and ``dream`` None: the dataset's defaults)."""
-    prepared = prepare_benchmark(
-        dataset,
-        profile_name,
-        embedder,
-        (),
-        tokenizer,
-        chunk_bytes,
-        chunk_overlap,
-        dream,
-        chunking,
-        roles,
-    )
+    """Prepare ``dataset`` once as ``options`` say (notebook parameters: profile, embedder,
+    index options and ``dream``; None: the dataset's defaults) and split its queries
+    into dev and holdout; the base every configuration starts from is the profile's."""
+    options = benchmark_options(options)
+    base = profile(str(options.profile)).search
     return Sweep.from_dataset(
-        prepared, holdout=holdout, seed=seed, base=profile(profile_name).search
+        prepare_benchmark(dataset, options), holdout=holdout, seed=seed, base=base
     )
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from memlab.cli import main
-from memlab.eval.prepare import prepare_dataset
+from memlab.eval.prepare import PrepareOptions, prepare_dataset
 
 
 def test_a_generated_dataset_carries_the_shipped_vectors(
@@ -18,7 +18,7 @@ def test_a_generated_dataset_carries_the_shipped_vectors(
     out = capsys.readouterr().out
     assert "vectors: all-MiniLM-L6-v2 copied from the shipped dataset" in out
     assert (dest / "vectors" / "all-MiniLM-L6-v2.sqlite").is_file()
-    prepared = prepare_dataset(dest, work_dir=tmp_path / "work")
+    prepared = prepare_dataset(dest, PrepareOptions(work_dir=tmp_path / "work"))
     assert prepared.embedder is not None  # hybrid and mmr use vectors, no model needed
     assert main(["dataset", "generate", str(dest), "--force"]) == 0
     assert "all-MiniLM-L6-v2 kept" in capsys.readouterr().out

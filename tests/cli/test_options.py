@@ -116,3 +116,46 @@ def test_choices_and_help_come_from_the_registries() -> None:
     assert f"merge strategy: {', '.join(STRATEGY_NAMES)}" == option("search", "--strategy").help
     for command in ("compare", "pool"):
         assert f"{', '.join(RANKERS)}, ranker@profile" in str(option(command, "--runs").help)
+
+
+def test_compare_reads_the_config_file_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``memlab compare`` takes search, index and Dream settings from one read of
+    ``--config`` (and one parse of ``--set``), where it used to read the file three
+    times and more."""
+    import memlab.cli.options as options
+    import memlab.config_file as config_file
+    from tests.eval.conftest import write_eval_dataset
+
+    dataset = write_eval_dataset(tmp_path / "ds")
+    file = tmp_path / "c.yaml"
+    file.write_text(
+        "search: {min_score: 0.2}\nindex: {tokenizer: trigram}\ndream: {min_hours: 24}\n"
+    )
+    reads: list[str] = []
+    parses: list[list[str]] = []
+    real_read, real_parse = config_file.load_data, options.parse_assignments
+
+    def counted_read(path, *rest, **kw):  # type: ignore[no-untyped-def]
+        if Path(path) == file:
+            reads.append(str(path))
+        return real_read(path, *rest, **kw)
+
+    def counted_parse(items, *rest):  # type: ignore[no-untyped-def]
+        parses.append(list(items))
+        return real_parse(items, *rest)
+
+    monkeypatch.setattr(config_file, "load_data", counted_read)
+    monkeypatch.setattr(options, "parse_assignments", counted_parse)
+    out = tmp_path / "out"
+    argv = ["compare", str(dataset), "--runs", "fts,hybrid", "--quiet", "--end-to-end-only"]
+    argv += ["--config", str(file), "--set", "dream.min_sessions=2", "--dream", "on"]
+    assert main([*argv, "--work", str(tmp_path / "w"), "--out", str(out)]) == 0
+    assert len(reads) == 1 and len(parses) == 1
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["index"]["config"]["tokenizer"] == "trigram"  # the file's index
+    dream = manifest["timeline"]["dream"]
+    assert (dream["min_hours"], dream["min_sessions"]) == (24, 2)  # the file's, then --set
+    assert manifest["runs"]["fts"]["config"]["min_score"] == 0.2  # the file's search
+    capsys.readouterr()

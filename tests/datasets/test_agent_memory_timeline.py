@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from memlab.config import SearchConfig
-from memlab.eval.prepare import prepare_dataset
+from memlab.eval.prepare import PrepareOptions, prepare_dataset
 from memlab.eval.reachability import reachability
 
 SHIPPED = Path(__file__).resolve().parents[2] / "datasets" / "agent-memory"
@@ -20,7 +20,9 @@ def test_most_answers_are_reachable_under_c0_with_dream_on_the_timeline(tmp_path
     with Dream run at every session end as c0 would (its gates, the offline consolidator)."""
     shares = {}
     for dream in (True, False):
-        prepared = prepare_dataset(SHIPPED, dream=dream, work_dir=tmp_path / str(dream))
+        prepared = prepare_dataset(
+            SHIPPED, PrepareOptions(dream=dream, work_dir=tmp_path / str(dream))
+        )
         table = reachability(prepared.timeline(vectors=False), SearchConfig())
         shares[dream] = table.reachable.mean()
         evergreen = table[table.category.isin(EVERGREEN)]

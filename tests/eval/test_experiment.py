@@ -13,9 +13,9 @@ import pytest
 from memlab.cli import main
 from memlab.config import SearchConfig
 from memlab.datasets import load_dataset, read_run
-from memlab.eval.experiment import run_experiment
+from memlab.eval.experiment import Scoring, run_experiment
 from memlab.eval.manifest import incompatibilities
-from memlab.eval.prepare import gather_batch, prepare, prepare_dataset
+from memlab.eval.prepare import PrepareOptions, gather_batch, prepare, prepare_dataset
 from memlab.eval.runs import RANKERS, needed_limit, ranker_configs
 
 BASE = SearchConfig(half_life_days=None, min_score=0.0)
@@ -34,7 +34,7 @@ def experiment(eval_dataset: Path, tmp_path_factory: pytest.TempPathFactory):  #
     before = tree_digest(eval_dataset)
     out = tmp_path_factory.mktemp("out")
     prepared = prepare_dataset(
-        eval_dataset, embedder="hash", work_dir=tmp_path_factory.mktemp("work")
+        eval_dataset, PrepareOptions(embedder="hash", work_dir=tmp_path_factory.mktemp("work"))
     )
     exp = run_experiment(prepared, list(RANKERS), base=BASE, out=out)
     assert tree_digest(eval_dataset) == before  # evaluation never writes into the dataset
@@ -96,7 +96,7 @@ def test_comparison_has_statistics(experiment) -> None:  # type: ignore[no-untyp
 def test_stale_measure_follows_the_ranking(eval_dataset: Path, tmp_path: Path) -> None:
     """Stale = 1 exactly when the Node 18 chunk ranks above the Node 22 one."""
     exp = run_experiment(
-        prepare_dataset(eval_dataset, work_dir=tmp_path),
+        prepare_dataset(eval_dataset, PrepareOptions(work_dir=tmp_path)),
         {"c0": SearchConfig(min_score=0.0, vectors=False)},
     )
     ranking = exp.runs["c0"].rankings["q-node"]
@@ -128,9 +128,9 @@ def test_incompatible_manifests_are_named(experiment) -> None:  # type: ignore[n
 
 def test_file_unit_ranks_files(eval_dataset: Path, tmp_path: Path) -> None:
     exp = run_experiment(
-        prepare_dataset(eval_dataset, work_dir=tmp_path),
+        prepare_dataset(eval_dataset, PrepareOptions(work_dir=tmp_path)),
         {"fts": BASE.__class__(min_score=0.0, vectors=False)},
-        unit="file",
+        scoring=Scoring(unit="file"),
     )
     pq = exp.perquery.set_index(["query_id", "measure"])["value"]
     assert pq[("q-tests", "RR")] == 1.0

@@ -20,8 +20,8 @@ from memlab.eval.evaluate import (
     compare,
     per_category,
 )
-from memlab.eval.experiment import Experiment, run_experiment
-from memlab.eval.prepare import prepare_dataset
+from memlab.eval.experiment import Experiment, Scoring, run_experiment
+from memlab.eval.prepare import PrepareOptions, prepare_dataset
 from memlab.eval.stats import bootstrap_ci
 
 BASE = SearchConfig(half_life_days=None, min_score=0.0)
@@ -29,9 +29,11 @@ BASE = SearchConfig(half_life_days=None, min_score=0.0)
 
 @pytest.fixture(scope="module")
 def experiments(eval_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> list[Experiment]:
-    prepared = prepare_dataset(eval_dataset, work_dir=tmp_path_factory.mktemp("work"))
+    prepared = prepare_dataset(
+        eval_dataset, PrepareOptions(work_dir=tmp_path_factory.mktemp("work"))
+    )
     one = run_experiment(prepared, {"fts": BASE})
-    three = run_experiment(prepared, ["fts", "mmr", "hybrid"], base=BASE, seed=3)
+    three = run_experiment(prepared, ["fts", "mmr", "hybrid"], base=BASE, scoring=Scoring(seed=3))
     return [one, three]
 
 
@@ -95,6 +97,6 @@ def test_aggregate_records_leave_missing_values_out_as_pandas_does(
 def test_one_run_is_not_compared_without_a_known_test(eval_dataset: Path, tmp_path: Path) -> None:
     from memlab.errors import ConfigError
 
-    prepared = prepare_dataset(eval_dataset, work_dir=tmp_path)
+    prepared = prepare_dataset(eval_dataset, PrepareOptions(work_dir=tmp_path))
     with pytest.raises(ConfigError, match="test"):
-        run_experiment(prepared, {"fts": BASE}, test="z")
+        run_experiment(prepared, {"fts": BASE}, scoring=Scoring(test="z"))

@@ -14,7 +14,7 @@ from memlab.eval.breakdown import age_bucket, comparison_pairs, references
 from memlab.eval.experiment import Experiment, run_experiment
 from memlab.eval.filtering import MIN_SCORES, ranking_only
 from memlab.eval.power import analytic_mde
-from memlab.eval.prepare import prepare_dataset
+from memlab.eval.prepare import PrepareOptions, prepare_dataset
 from memlab.eval.separation import FILES, RANKING_ONLY, Separation, separate, write_separation
 from memlab.eval.separation_text import separation_text
 
@@ -24,7 +24,9 @@ RUNS = ["fts", "hybrid", "mmr"]
 @pytest.fixture(scope="module")
 def sep(eval_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> Separation:
     work = tmp_path_factory.mktemp("work")
-    exp = run_experiment(prepare_dataset(eval_dataset, embedder="hash", work_dir=work), RUNS)
+    exp = run_experiment(
+        prepare_dataset(eval_dataset, PrepareOptions(embedder="hash", work_dir=work)), RUNS
+    )
     return separate(exp, n_resamples=500)
 
 

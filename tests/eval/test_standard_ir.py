@@ -12,7 +12,7 @@ import pytest
 
 from memlab.cli import main
 from memlab.config import STANDARD_IR, profile
-from memlab.eval.prepare import prepare_dataset
+from memlab.eval.prepare import PrepareOptions, prepare_dataset
 from memlab.eval.runs import needed_limit, run_config
 
 
@@ -25,7 +25,7 @@ def test_the_profile_says_what_the_readme_says() -> None:
 
 
 def test_its_rankings_are_bm25_order(eval_dataset: Path, tmp_path: Path) -> None:
-    prepared = prepare_dataset(eval_dataset, tokenizer="porter", work_dir=tmp_path)
+    prepared = prepare_dataset(eval_dataset, PrepareOptions(tokenizer="porter", work_dir=tmp_path))
     cfg = replace(profile(STANDARD_IR).search, vectors=False)  # the fts ranker
     limit = needed_limit([cfg])
     timeline = prepared.timeline(limit, vectors=False)

@@ -11,9 +11,9 @@ import pytest
 from memlab.config import SearchConfig
 from memlab.datasets import read_qrels, read_run, write_run
 from memlab.errors import ConfigError
-from memlab.eval.experiment import Experiment, run_experiment
+from memlab.eval.experiment import Experiment, Scoring, run_experiment
 from memlab.eval.external import RunFile, parse_run_files
-from memlab.eval.prepare import prepare_dataset
+from memlab.eval.prepare import PrepareOptions, prepare_dataset
 from memlab.eval.ranx_backend import _ranx
 from memlab.eval.runs import ranker_configs, to_file_level
 from memlab.eval.trec_out import run_files, strictly_decreasing
@@ -44,12 +44,14 @@ def memlab_means(exp: Experiment, run: str) -> dict[str, float]:
 def by_unit(
     eval_dataset: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> dict[str, tuple[Experiment, Path]]:
-    prepared = prepare_dataset(eval_dataset, embedder="hash", work_dir=tmp_path_factory.mktemp("w"))
+    prepared = prepare_dataset(
+        eval_dataset, PrepareOptions(embedder="hash", work_dir=tmp_path_factory.mktemp("w"))
+    )
     runs = ranker_configs(["fts", "hybrid", "mmr", "rrf"], BASE)
     out = {}
     for unit in ("chunk", "file"):
         folder = tmp_path_factory.mktemp(unit)
-        out[unit] = (run_experiment(prepared, runs, unit=unit, out=folder), folder)
+        out[unit] = (run_experiment(prepared, runs, scoring=Scoring(unit=unit), out=folder), folder)
     return out
 
 
@@ -85,7 +87,7 @@ def test_a_run_from_elsewhere_scores_as_the_same_run_of_memlab(
         again = run_experiment(
             exp.prepared,
             {"fts": ranker_configs(["fts"], BASE)["fts"], "theirs": RunFile(run_path)},
-            unit=unit,
+            scoring=Scoring(unit=unit),
             out=tmp_path / unit,
         )
         ours = exp.perquery[exp.perquery["run"] == "rrf"].drop(columns="run")
@@ -109,7 +111,7 @@ def test_a_run_with_other_ids_or_queries_is_measured_with_a_warning(
     exp, _ = by_unit["chunk"]
     path = tmp_path / "other.trec"
     write_run(path, {"q-node": {"somewhere/else.md": 1.0}, "q-unknown": {"x.md:0": 1.0}})
-    again = run_experiment(exp.prepared, {"other": RunFile(path)}, unit="chunk")
+    again = run_experiment(exp.prepared, {"other": RunFile(path)}, scoring=Scoring(unit="chunk"))
     assert any("1 of its 2 queries are not in the dataset" in w for w in again.warnings)
     assert any("none of its documents is judged" in w for w in again.warnings)
     ndcg = again.aggregated.set_index(["run", "measure"]).loc[("other", "nDCG@10"), "value"]

@@ -9,7 +9,7 @@ import pytest
 
 from memlab.datasets import load_dataset, resolve_targets
 from memlab.errors import DatasetError
-from memlab.eval.prepare import prepare_dataset
+from memlab.eval.prepare import PrepareOptions, prepare_dataset
 from memlab.eval.runs import parse_run_specs
 from memlab.judging.pool import pool_candidates, pool_dataset, pool_key, read_pool, read_settings
 from memlab.search.ranking import rank_batch
@@ -19,7 +19,7 @@ from tests.datasets.team_memory import SHOP
 
 def test_the_pool_is_the_union_of_each_runs_top_k(pooled: Path) -> None:
     pool = read_pool(pooled)
-    prepared = prepare_dataset(pooled, embedder="hash")
+    prepared = prepare_dataset(pooled, PrepareOptions(embedder="hash"))
     runs = parse_run_specs("fts,hybrid,mmr")
     timeline = prepared.timeline(18)
     expected: dict[str, set[str]] = {}
@@ -56,7 +56,7 @@ def test_blind_stable_order_and_no_duplicates(pooled: Path) -> None:
 
 def test_targets_name_the_chunk_at_the_querys_time(pooled: Path) -> None:
     ds = load_dataset(pooled)
-    prepared = prepare_dataset(ds, embedder="hash")
+    prepared = prepare_dataset(ds, PrepareOptions(embedder="hash"))
     q4 = ds.query("q4")  # asked on 2026-03-05: the Node 22 session did not exist yet
     pool = read_pool(pooled)
     assert not any("node-upgrade" in c.path for c in pool["q4"])

@@ -11,7 +11,7 @@ import pytest
 
 from memlab.config import MmrConfig, SearchConfig, config_hash, to_dict
 from memlab.eval.experiment import Experiment, run_experiment, write_outputs
-from memlab.eval.prepare import Prepared, prepare_dataset
+from memlab.eval.prepare import Prepared, PrepareOptions, prepare_dataset
 from memlab.eval.runs import named_configs
 from memlab.report import baseline as bl
 from memlab.report.config_diff import READ_THROUGH, run_changes
@@ -24,7 +24,9 @@ RUNS = ["fts", "hybrid", "openclaw"]
 
 @pytest.fixture(scope="module")
 def prepared(tiny_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> Prepared:
-    return prepare_dataset(tiny_dataset, embedder="hash", work_dir=tmp_path_factory.mktemp("w"))
+    return prepare_dataset(
+        tiny_dataset, PrepareOptions(embedder="hash", work_dir=tmp_path_factory.mktemp("w"))
+    )
 
 
 def outputs(exp: Experiment, folder: Path) -> Path:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from memlab.eval.prepare import PrepareOptions
 from memlab.report.results import ReportOptions
 from memlab.report.runner import plan
 from memlab.workbench.evaluation import prepare_benchmark
@@ -15,7 +16,9 @@ def test_chunking_and_roles_reach_the_notebooks() -> None:
 
 
 def test_the_workbench_prepares_with_them() -> None:
-    prepared = prepare_benchmark("agent-memory", chunking="file", roles="user,assistant")
+    prepared = prepare_benchmark(
+        "agent-memory", PrepareOptions(chunking="file", roles="user,assistant")
+    )
     chunking = prepared.index_config.chunking
     assert (chunking.mode, chunking.roles) == ("file", ("user", "assistant"))
     assert "one chunk per file, roles user,assistant" in prepared.memory.label()

@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from memlab.eval.prepare import Prepared
-from memlab.sweep import ChoiceRule, checks, run_sweep
+from memlab.sweep import ChoiceRule, SweepOptions, checks, run_sweep
 from memlab.sweep.honest import paired_gain
 
 
@@ -96,7 +96,7 @@ def test_the_warnings_fire_on_a_tiny_memory(evalmini: Prepared) -> None:
     """Five queries, one of them an abstention: a holdout of 2, ties, the abstention
     query in the holdout (so nothing on dev measures false hits)."""
     space = {"half_life_days": [1, 7, 30, None], "min_score": [0.0, 0.2, 0.35]}
-    result = run_sweep(evalmini, space, holdout=0.4, progress=False)
+    result = run_sweep(evalmini, space, SweepOptions(holdout=0.4), progress=False)
     decision = result.decide(splits=2)
     text = "\n".join(decision.warnings)
     assert "(fewer than 30)" in text

@@ -25,7 +25,7 @@ from memlab.config import profile
 from memlab.datasets import Dataset, load_dataset
 from memlab.errors import ConfigError
 from memlab.eval.evaluate import PERQUERY_COLUMNS, aggregate, compare, per_category
-from memlab.eval.prepare import Prepared, prepare_dataset
+from memlab.eval.prepare import Prepared, PrepareOptions, prepare_dataset
 from memlab.eval.protocols import measures as pm
 from memlab.eval.protocols.spec import UNIT_CHUNKING, Protocol, check_dataset
 from memlab.eval.protocols.units import (
@@ -103,7 +103,7 @@ def prepare_protocol(
         tokenizer = profile(profile_name).index.tokenizer
     if roles is None and "roles" not in ds.index and protocol.roles:
         roles = protocol.roles
-    return prepare_dataset(ds, tokenizer=tokenizer, roles=roles, **options)
+    return prepare_dataset(ds, PrepareOptions(tokenizer=tokenizer, roles=roles, **options))
 
 
 def run_protocol(
