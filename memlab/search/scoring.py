@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from memlab.arrays import BoolArray, FloatArray, IntArray
-from memlab.config import SearchConfig
+from memlab.config import SearchConfig, add_strategy_name
 from memlab.errors import ConfigError, unknown_name
 from memlab.search.candidates_batch import ABSENT
 from memlab.timefmt import DAY
@@ -349,6 +349,15 @@ STRATEGIES: dict[str, Strategy] = {
 }
 
 
+def register_strategy(strategy: Strategy) -> Strategy:
+    """Add a merge strategy (a plugin's: ``memlab.plugins``): its name becomes valid in
+    configurations (``memlab.config.strategy_names``), ``--strategy`` and grids, and a
+    hybrid run of that name (``memlab.eval.runs.RANKERS``) compares it."""
+    add_strategy_name(strategy.name)  # refuses a name already taken
+    STRATEGIES[strategy.name] = strategy
+    return strategy
+
+
 def get_strategy(name: str) -> Strategy:
     try:
         return STRATEGIES[name]
@@ -381,6 +390,7 @@ __all__ = [
     "get_strategy",
     "merge_with_fts_floor",
     "raw_score",
+    "register_strategy",
     "source_weight_table",
     "source_weights",
     "vector_from_l2",
