@@ -43,6 +43,21 @@ KEYWORD_MODES = ("c0", "index")
 # SearchConfig rejects an unknown one at once; memlab.search.scoring.STRATEGIES holds
 # their code under exactly these names (a test checks they are equal).
 STRATEGY_NAMES = ("grok", "openclaw", "rrf", "basic-memory")
+_ADDED_STRATEGIES: list[str] = []  # a plugin's (memlab.search.scoring.register_strategy)
+
+
+def strategy_names() -> tuple[str, ...]:
+    """Every strategy a configuration may name: the built-in ones, then a plugin's."""
+    return (*STRATEGY_NAMES, *_ADDED_STRATEGIES)
+
+
+def add_strategy_name(name: str) -> None:
+    """Accept ``name`` as a strategy (``register_strategy`` calls this with its code)."""
+    if name in strategy_names():
+        raise ConfigError(f"strategy '{name}' is already defined")
+    _ADDED_STRATEGIES.append(name)
+
+
 # "vec0": sqlite-vec's KNN (c0); "exact": one numpy product over the stored vectors, the
 # same ids and distances as vec0 (memlab option; store/exact_knn.py)
 KNN_MODES = ("vec0", "exact")
@@ -164,8 +179,8 @@ class SearchConfig:
             "half_life_days must be a number of days or null (no decay), not NaN",
         )
         _check(not math.isnan(self.mmr.lambda_), "mmr.lambda must be a number, not NaN")
-        if self.strategy not in STRATEGY_NAMES:
-            raise ConfigError(unknown_name("strategy", str(self.strategy), STRATEGY_NAMES))
+        if self.strategy not in strategy_names():
+            raise ConfigError(unknown_name("strategy", str(self.strategy), strategy_names()))
         if self.keywords not in KEYWORD_MODES:
             raise ConfigError(unknown_name("keywords", self.keywords, KEYWORD_MODES))
         if self.knn not in KNN_MODES:

@@ -18,10 +18,10 @@ import os
 import sys
 from collections.abc import Sequence
 
-from memlab import progress
+from memlab import plugins, progress
 from memlab.cli.args import MemlabParser
 from memlab.cli.commands import COMMANDS
-from memlab.errors import MemlabError
+from memlab.errors import ConfigError, MemlabError
 from memlab.search import degraded
 
 EXIT_BAD_INPUT = 2
@@ -65,6 +65,12 @@ def named_command(argv: Sequence[str]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    if os.environ.get(plugins.ENV):  # before the options: they list what plugins add
+        try:
+            plugins.load()
+        except ConfigError as exc:
+            print(f"memlab: {exc}", file=sys.stderr)
+            return EXIT_BAD_INPUT
     parser = build_parser(argv)
     try:
         args = parse(parser, argv)

@@ -13,9 +13,9 @@ from memlab.config import (
     CREATED_AT_RULES,
     KEYWORD_MODES,
     MAX_RESULTS,
-    STRATEGY_NAMES,
     TOKENIZERS,
     MemlabConfig,
+    strategy_names,
 )
 from memlab.search.explain import format_result
 from memlab.search.pipeline import search
@@ -85,7 +85,7 @@ def _store_args(p: argparse.ArgumentParser) -> None:
 
 def _search_args(p: argparse.ArgumentParser) -> None:
     add_config_args(p, "search", "half_life_days=30, mmr.lambda=0.5")
-    p.add_argument("--strategy", help="merge strategy: " + ", ".join(STRATEGY_NAMES))
+    p.add_argument("--strategy", help="merge strategy: " + ", ".join(strategy_names()))
     p.add_argument(
         "--half-life",
         type=number(0, hint=" (days; 0 = no decay)"),

@@ -21,8 +21,11 @@ from memlab.config import (
     SearchConfig,
 )
 from memlab.eval.comparison import fewer_collections
-from memlab.eval.measures import DEFAULT_MEASURES
-from memlab.eval.metrics import check_measures
+from memlab.eval.measures import (
+    DEFAULT_MEASURES,
+    MEASURE_FAMILIES,
+    check_measures,
+)
 from memlab.eval.runs import DEFAULT_RUNS, RANKERS
 from memlab.eval.significance import FAMILIES
 
@@ -108,7 +111,10 @@ def _common(p: argparse.ArgumentParser) -> None:
         "profile's (chunk; file for standard-ir)",
     )
     p.add_argument(
-        "--measures", type=comma_list, default=",".join(DEFAULT_MEASURES), help="comma-separated"
+        "--measures",
+        type=comma_list,
+        default=",".join(DEFAULT_MEASURES),
+        help="comma-separated, of: " + ", ".join(f.usage for f in MEASURE_FAMILIES.values()),
     )
     p.add_argument(
         "--exclude-tag",
@@ -357,7 +363,7 @@ def _ranked(runs: Mapping[str, SearchConfig | Run | RunFile]) -> dict[str, Searc
 
 
 def cmd_warmup(args: argparse.Namespace) -> int:
-    from memlab.eval.ranx_backend import numba_cache_dir, warm_up
+    from memlab.eval.measures.ranx_backend import numba_cache_dir, warm_up
 
     timings = warm_up()
     print(

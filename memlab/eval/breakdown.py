@@ -11,7 +11,7 @@ query_id, category, measure, value), tagged with a ``view`` (``end to end`` or
 * ``by_category`` — a measure's mean per query category and run;
 * ``ranking_changes`` — per category, how many queries a run ranks differently
   from the run it modifies (``mmr`` from ``hybrid``, a peer merge from
-  ``hybrid``, ``hybrid`` from ``fts``; ``REFERENCE``);
+  ``hybrid``, ``hybrid`` from ``fts``; ``reference_of``);
 * ``power_table`` — per comparison (every run against the first, and against the
   run it modifies), the smallest paired difference detectable at 80 % power
   (``memlab.eval.power``).
@@ -26,19 +26,21 @@ import numpy as np
 import pandas as pd
 
 from memlab.eval import power as pw
+from memlab.eval.runs import RANKERS
 
 # (upper bound in days, label): an answer age falls in the first bucket it fits
 AGE_BUCKETS = ((1.0, "≤ 1 d"), (7.0, "1–7 d"), (30.0, "7–30 d"), (180.0, "30–180 d"))
 OLDER, UNKNOWN = "> 180 d", "unknown"
 AGE_ORDER = (*(label for _, label in AGE_BUCKETS), OLDER, UNKNOWN)
+
+
 # the run each named ranker modifies (ranker@profile: the same ranker on that profile)
-REFERENCE = {
-    "hybrid": "fts",
-    "mmr": "hybrid",
-    "openclaw": "hybrid",
-    "rrf": "hybrid",
-    "basic-memory": "hybrid",
-}
+def reference_of(ranker: str) -> str | None:
+    """The run a named ranker modifies: ``hybrid`` adds vectors to ``fts``; ``mmr`` and
+    every other merge strategy's run change ``hybrid``."""
+    if ranker == "hybrid":
+        return "fts"
+    return "hybrid" if ranker in RANKERS and ranker != "fts" else None
 
 
 def age_bucket(days: float | None) -> str:
@@ -82,7 +84,7 @@ def references(runs: Sequence[str]) -> dict[str, str]:
     out = {}
     for name in runs:
         ranker, at, profile = name.partition("@")
-        ref = REFERENCE.get(ranker)
+        ref = reference_of(ranker)
         if ref is not None and ref + at + profile in runs:
             out[name] = ref + at + profile
     return out

@@ -19,18 +19,19 @@ from memlab import progress
 from memlab.datasets import qrels_by_file
 from memlab.errors import ConfigError, unknown_name
 from memlab.eval import stats
-from memlab.eval.judgements import build_judgements
 from memlab.eval.measures import (
     AGENT_MEASURES,
     DEFAULT_MEASURES,
     DEFAULT_TOKEN_BUDGET,
+    Returned,
+    build_judgements,
+    compute,
     parse_measure,
     redundancy,
     stale_above,
     tokens_of,
 )
-from memlab.eval.metrics import Returned, compute
-from memlab.eval.novelty import NuggetTable, nugget_measure
+from memlab.eval.measures.novelty import NuggetTable, nugget_measure
 from memlab.eval.prepare import Prepared
 from memlab.eval.runs import RunResult, to_file_level
 from memlab.eval.significance import adjust
@@ -158,7 +159,7 @@ def ir_values(
     """Per-query values of IR ``measures`` (``nDCG@10``, ``R@5``, ``RR``, ``Judged@10``, …)
     of ranked document ids, for the judged queries (not abstentions, a positive grade).
 
-    Computed by memlab's vectorised measures (``memlab.eval.metrics``), the same
+    Computed by memlab's vectorised measures (``memlab.eval.measures``), the same
     code a sweep uses; ranx is their reference (tests compare the two on real runs).
     A judged query with no hits scores 0."""
     docs = [(q, d) for q, qid in enumerate(query_ids) for d in rankings.get(qid, [])]

@@ -26,8 +26,7 @@ import pandas as pd
 
 from memlab.config import SearchConfig
 from memlab.eval.experiment import Experiment
-from memlab.eval.judgements import judgements_for
-from memlab.eval.metrics import Returned, compute
+from memlab.eval.measures import Returned, compute, judgements_for
 from memlab.eval.reachability import reachability
 from memlab.eval.runs import run_label
 from memlab.search.ranking import rank_batch

@@ -23,7 +23,7 @@ Dream settings, index options); runs that share a memory share its replay.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -44,16 +44,39 @@ from memlab.errors import ConfigError, unknown_name
 from memlab.eval.memory import Memory
 from memlab.search.candidates_batch import CandidateBatch
 from memlab.search.ranking import RankedBatch, rank_batch
-from memlab.search.scoring import candidate_limit
+from memlab.search.scoring import STRATEGIES, candidate_limit
 
-RANKERS: dict[str, Callable[[SearchConfig], SearchConfig]] = {
+Ranker = Callable[[SearchConfig], SearchConfig]
+_FIXED: dict[str, Ranker] = {
     "fts": lambda c: replace(c, vectors=False),
     "hybrid": lambda c: replace(c, vectors=True),
     "mmr": lambda c: replace(c, vectors=True, mmr=MmrConfig(enabled=True, lambda_=0.7)),
-    "openclaw": lambda c: replace(c, vectors=True, strategy="openclaw"),
-    "rrf": lambda c: replace(c, vectors=True, strategy="rrf"),
-    "basic-memory": lambda c: replace(c, vectors=True, strategy="basic-memory"),
 }
+
+
+class _Rankers(Mapping[str, Ranker]):
+    """The named rankers: ``fts``, ``hybrid`` (c0's merge), ``mmr``, and a hybrid run for
+    every other merge strategy, named by it (``openclaw``, ``rrf``, ``basic-memory``,
+    and a plugin's: read from ``STRATEGIES`` whenever asked)."""
+
+    def _merges(self) -> list[str]:
+        return [s for s in STRATEGIES if s != "grok" and s not in _FIXED]
+
+    def __getitem__(self, name: str) -> Ranker:
+        if name in _FIXED:
+            return _FIXED[name]
+        if name in self._merges():
+            return lambda c: replace(c, vectors=True, strategy=name)
+        raise KeyError(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([*_FIXED, *self._merges()])
+
+    def __len__(self) -> int:
+        return len(_FIXED) + len(self._merges())
+
+
+RANKERS: Mapping[str, Ranker] = _Rankers()
 DEFAULT_RUNS = ("fts", "hybrid", "mmr")
 
 

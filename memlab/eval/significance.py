@@ -21,7 +21,8 @@ differ at the margin).
 **The table for papers and slides** (``pairwise_table``), in the style of ranx's
 ``Report``: one row per run (lettered a, b, c, …), one column per measure, each mean
 marked with the letters of the runs it is significantly better than (lower is better
-for ``Redundancy``, ``Stale``, ``Tokens`` …: ``memlab.eval.measures.LOWER_IS_BETTER``) — every pair
+for ``Redundancy``, ``Stale``, ``Tokens`` …: each family's ``direction`` in
+``memlab.eval.measures.families``) — every pair
 of runs tested, Holm within each measure over its pairs — with Markdown and LaTeX
 renderings and a footnote that names the test and the family.
 """

@@ -40,7 +40,7 @@ from typing import Any
 from memlab.datafile import load_data
 from memlab.errors import ReportError
 from memlab.eval.manifest import incompatibilities, write_json
-from memlab.eval.measures import LOWER_IS_BETTER
+from memlab.eval.measures import better_sign
 from memlab.report.config_diff import RunChanges, config_changes
 
 FORMAT = 1
@@ -177,7 +177,7 @@ def judge(measure: str, value: float, baseline: float, tol: float) -> tuple[str,
         return OK, ""
     if measure in TWO_SIDED:
         return FAIL, "changed beyond tolerance"
-    worse = delta > 0 if measure in LOWER_IS_BETTER else delta < 0
+    worse = delta * better_sign(measure) < 0
     if worse:
         return FAIL, "regression: " + ("higher" if delta > 0 else "lower") + " than the baseline"
     return OK, BETTER_NOTE + "; refresh it with --write-baseline"

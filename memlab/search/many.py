@@ -123,7 +123,7 @@ class BatchArrays:
 class HitMatrix:
     """Hits of many configurations: ``rows[j, g, q]`` is the candidate row at rank j + 1
     of query q under configuration g (−1 past the last hit), ``raw`` its raw score.
-    Ranks come first so that measures read whole ranks (``memlab.eval.metrics``)."""
+    Ranks come first so that measures read whole ranks (``memlab.eval.measures``)."""
 
     rows: IntArray
     raw: FloatArray
@@ -257,7 +257,7 @@ class ManyScorer:
 
     def mean_pair_similarity(self, hits: Any) -> FloatArray:
         """Mean pairwise snippet Jaccard of the hits of each cell (the Redundancy measure;
-        ``hits`` is a ``memlab.eval.metrics.Returned``)."""
+        ``hits`` is a ``memlab.eval.measures.Returned``)."""
         a = self.arrays
         return mean_pair_similarity(hits.ranks, hits.by_query, a.segment, a.local, self._jaccard)
 

@@ -1,9 +1,23 @@
 """The scoring core: SPEC §4.2–§4.3 as pure, vectorised functions.
 
 Every function takes flat arrays (one row per candidate, rows of many queries
-side by side; ``segment`` gives each row's query) and returns arrays. The live
-search and the sweep engine both call ``memlab.search.ranking.rank_batch``,
-which strings these stages together, so there is exactly one scoring core.
+side by side; ``segment`` gives each row's query) and returns arrays: these are
+the definitions. Four drivers run them, each for a reason measured, each tested
+against ``rank_batch`` hit for hit and score for score:
+
+* ``memlab.search.ranking.rank_batch`` strings the stages together over one
+  configuration's candidate batch: evaluation, and the live search with a trace,
+  MMR or a strategy other than ``grok``;
+* ``memlab.search.ranking_one.rank_one`` is a live c0 search without MMR: the
+  same operations on Python floats for one query's ~30 rows, because ninety
+  numpy calls cost more than the arithmetic. It *restates* stage 1's min–max,
+  ``1 − d/2`` and the c0 merge (``fts_minmax``, ``vector_from_l2``,
+  ``merge_with_fts_floor``) in scalar form and calls ``raw_score`` itself
+  (``tests/search/test_rank_one.py``: equal bit for bit on random sets);
+* ``memlab.search.many.ManyScorer`` scores many configurations of a sweep over
+  one batch with these stage functions, configurations × rows at once;
+* ``memlab.search.kernels.top_hits`` is the sweep's compiled stages 4–6; it runs
+  ``raw_score`` itself, compiled by numba.
 
 Merge strategies live in a registry (``STRATEGIES``): ``grok`` (c0, default)
 and the peers of SPEC §9 (``openclaw``, ``rrf``, ``basic-memory``).
@@ -19,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from memlab.arrays import BoolArray, FloatArray, IntArray
-from memlab.config import SearchConfig
+from memlab.config import SearchConfig, add_strategy_name
 from memlab.errors import ConfigError, unknown_name
 from memlab.search.candidates_batch import ABSENT
 from memlab.timefmt import DAY
@@ -349,6 +363,15 @@ STRATEGIES: dict[str, Strategy] = {
 }
 
 
+def register_strategy(strategy: Strategy) -> Strategy:
+    """Add a merge strategy (a plugin's: ``memlab.plugins``): its name becomes valid in
+    configurations (``memlab.config.strategy_names``), ``--strategy`` and grids, and a
+    hybrid run of that name (``memlab.eval.runs.RANKERS``) compares it."""
+    add_strategy_name(strategy.name)  # refuses a name already taken
+    STRATEGIES[strategy.name] = strategy
+    return strategy
+
+
 def get_strategy(name: str) -> Strategy:
     try:
         return STRATEGIES[name]
@@ -381,6 +404,7 @@ __all__ = [
     "get_strategy",
     "merge_with_fts_floor",
     "raw_score",
+    "register_strategy",
     "source_weight_table",
     "source_weights",
     "vector_from_l2",

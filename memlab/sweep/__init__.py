@@ -3,7 +3,7 @@
 Candidates are gathered once per query at the widest candidate limit any
 configuration needs; every configuration is then rescored by the one scoring
 core in its many-configuration form (``memlab.search.many``) over all queries at
-once, and measured with vectorised measures (``memlab.eval.metrics``). Public API:
+once, and measured with vectorised measures (``memlab.eval.measures``). Public API:
 
 * ``run_sweep(dataset, space, ...)`` → ``SweepResult`` (table, ``best``, ``chosen``,
   ``decide``);

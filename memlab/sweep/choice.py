@@ -154,7 +154,7 @@ def parse_utility(text: str) -> tuple[tuple[str, float], ...]:
         terms.append((m.group(2), sign * weight))
     if not words or len(words) % 2 == 0 or len(terms) != (len(words) + 1) // 2:
         raise ConfigError(_bad_objective(text))
-    from memlab.eval.metrics import check_measures
+    from memlab.eval.measures import check_measures
 
     try:
         check_measures([name for name, _ in terms])

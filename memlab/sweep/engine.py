@@ -27,10 +27,15 @@ import pandas as pd
 from memlab.arrays import FloatArray
 from memlab.config import SearchConfig
 from memlab.datasets import Dataset
-from memlab.eval.judgements import Judgements, judgements_for
-from memlab.eval.measures import COST_MEASURES, DEFAULT_TOKEN_BUDGET, SWEEP_MEASURES
+from memlab.eval.measures import (
+    COST_MEASURES,
+    DEFAULT_TOKEN_BUDGET,
+    SWEEP_MEASURES,
+    Judgements,
+    check_measures,
+    judgements_for,
+)
 from memlab.eval.memory import Memory
-from memlab.eval.metrics import check_measures
 from memlab.eval.prepare import Prepared, prepare_dataset
 from memlab.eval.runs import RunResult, keyword_mode, needed_limit, run_of
 from memlab.search.candidates_batch import CandidateBatch

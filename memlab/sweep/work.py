@@ -24,8 +24,7 @@ import numpy as np
 
 from memlab.arrays import BoolArray, FloatArray
 from memlab.config import SearchConfig
-from memlab.eval.judgements import Judgements
-from memlab.eval.metrics import Returned, compute
+from memlab.eval.measures import Judgements, Returned, compute
 from memlab.search.many import BatchArrays, ManyScorer
 
 

@@ -7,8 +7,14 @@ import math
 import pytest
 
 from memlab.errors import ConfigError
-from memlab.eval import ranx_backend
-from memlab.eval.measures import judged_at, parse_measure, redundancy, stale_above, tokens_of
+from memlab.eval.measures import (
+    judged_at,
+    parse_measure,
+    ranx_backend,
+    redundancy,
+    stale_above,
+    tokens_of,
+)
 
 
 def test_measure_names() -> None:
@@ -19,8 +25,14 @@ def test_measure_names() -> None:
     assert parse_measure("Judged@10").ranx_name is None
     with pytest.raises(ConfigError, match="did you mean 'nDCG@10'"):
         parse_measure("ndcg@10")
-    with pytest.raises(ConfigError, match="valid: Judged@k"):
-        parse_measure("bleu")
+    with pytest.raises(ConfigError, match="valid: AbstainHits, Abstained, Hits, Judged@k, MAP"):
+        parse_measure("bleu")  # every family in the hint, written as users write it
+    with pytest.raises(ConfigError, match="did you mean 'Redundancy'"):
+        parse_measure("redundancy")
+    with pytest.raises(ConfigError, match="takes no cutoff"):
+        parse_measure("Tokens@5")
+    with pytest.raises(ConfigError, match="the cutoff is a number: R@k"):
+        parse_measure("R@five")
     with pytest.raises(ConfigError, match="needs a cutoff"):
         parse_measure("R")
 

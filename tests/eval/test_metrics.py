@@ -1,6 +1,6 @@
 """memlab's measures equal ranx's on real runs, for every measure ranx can express.
 
-Evaluation reports memlab's vectorised measures (``memlab.eval.metrics``); ranx
+Evaluation reports memlab's vectorised measures (``memlab.eval.measures``); ranx
 is their reference. Here each run of a real experiment — the shipped dataset
 with its MiniLM vectors and a small timeline dataset, at chunk and at file level,
 the named rankers and random configurations — is measured both ways.
@@ -14,9 +14,8 @@ import pytest
 
 from memlab.config import SearchConfig, with_overrides
 from memlab.datasets import load_dataset
-from memlab.eval import ranx_backend
 from memlab.eval.evaluate import evaluate_run
-from memlab.eval.measures import DEFAULT_MEASURES, judged_at, parse_measure
+from memlab.eval.measures import DEFAULT_MEASURES, judged_at, parse_measure, ranx_backend
 from memlab.eval.prepare import Prepared, prepare
 from memlab.eval.runs import to_file_level
 from memlab.eval.timeline import Timeline

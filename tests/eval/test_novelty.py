@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from memlab.eval.novelty import NuggetTable, alpha_ndcg, nugget_recall, nugget_recall_all
+from memlab.eval.measures.novelty import NuggetTable, alpha_ndcg, nugget_recall, nugget_recall_all
 
 Ranking = list[frozenset[int]]  # the nuggets of each hit, best first
 

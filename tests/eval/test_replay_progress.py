@@ -9,7 +9,7 @@ import pytest
 
 from memlab import jit
 from memlab.datasets import load_dataset
-from memlab.eval import ranx_backend
+from memlab.eval.measures import ranx_backend
 from memlab.eval.memory import memory_for
 from memlab.eval.replay_progress import MIN_STEPS, ReplayProgress
 from memlab.eval.timeline import replay_queries

@@ -10,8 +10,8 @@ import pytest
 
 from memlab.config import SearchConfig
 from memlab.eval.experiment import run_experiment
+from memlab.eval.measures.ranx_backend import _ranx
 from memlab.eval.prepare import Prepared
-from memlab.eval.ranx_backend import _ranx
 from memlab.eval.runs import ranker_configs
 from memlab.eval.significance import pairwise_table
 from memlab.eval.trec_out import run_files

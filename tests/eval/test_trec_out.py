@@ -13,8 +13,8 @@ from memlab.datasets import read_qrels, read_run, write_run
 from memlab.errors import ConfigError
 from memlab.eval.experiment import Experiment, Scoring, run_experiment
 from memlab.eval.external import RunFile, parse_run_files
+from memlab.eval.measures.ranx_backend import _ranx
 from memlab.eval.prepare import PrepareOptions, prepare_dataset
-from memlab.eval.ranx_backend import _ranx
 from memlab.eval.runs import ranker_configs, to_file_level
 from memlab.eval.trec_out import run_files, strictly_decreasing
 

@@ -8,11 +8,16 @@ import numpy as np
 import pytest
 
 from memlab.config import SearchConfig, with_overrides
-from memlab.eval import ranx_backend
 from memlab.eval.evaluate import evaluate_run
-from memlab.eval.judgements import build_judgements
-from memlab.eval.measures import AGENT_MEASURES, judged_at, parse_measure
-from memlab.eval.metrics import Returned, compute
+from memlab.eval.measures import (
+    AGENT_MEASURES,
+    Returned,
+    build_judgements,
+    compute,
+    judged_at,
+    parse_measure,
+    ranx_backend,
+)
 from memlab.eval.prepare import Prepared
 from memlab.sweep import Sweep
 from tests.sweep.conftest import draw_overrides

@@ -2,7 +2,7 @@
 returned hit (evaluation) — looked up once.
 
 Grades are looked up per (query, chunk) when the rows are known; after that every
-measure is array operations (``memlab.eval.metrics``).
+measure is array operations (``memlab.eval.measures``).
 """
 
 from __future__ import annotations
@@ -10,13 +10,16 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from memlab.arrays import BoolArray, FloatArray, IntArray
-from memlab.eval.novelty import NuggetTable
-from memlab.eval.timeline import Timeline
-from memlab.search.candidates_batch import CandidateBatch
+from memlab.eval.measures.novelty import NuggetTable
+
+if TYPE_CHECKING:  # annotations only: the measures import nothing of the replay
+    from memlab.eval.timeline import Timeline
+    from memlab.search.candidates_batch import CandidateBatch
 
 
 @dataclass
