@@ -104,15 +104,28 @@ def resolve_inside(
 
 
 def read_bytes(
-    path: str | Path, *, root: str | Path | None, max_bytes: int, root_resolved: bool = False
+    path: str | Path,
+    *,
+    root: str | Path | None,
+    max_bytes: int,
+    root_resolved: bool = False,
+    dir_resolved: bool = False,
 ) -> FileBytes:
     """The content of a regular file inside ``root`` (None: anywhere), at most ``max_bytes``
-    (``root_resolved``: see ``resolve_inside``).
+    (``root_resolved``: see ``resolve_inside``; ``dir_resolved``: ``path``'s folder is
+    already resolved, as by a caller reading many files of one folder, so only its last
+    component is left, which is then not followed: a link there is refused).
 
     Raises ``FileNotFoundError`` if it does not exist and ``Refused`` for anything
     memlab will not read.
     """
-    resolved = resolve_inside(path, root, root_resolved=root_resolved)
+    if dir_resolved:
+        resolved = Path(path)
+        base = None if root is None else Path(root if root_resolved else os.path.realpath(root))
+        if base is not None and not is_inside(resolved, base):
+            raise Outside(path, f"leads to {resolved}, outside {base}; not followed")
+    else:
+        resolved = resolve_inside(path, root, root_resolved=root_resolved)
     checked = os.lstat(resolved)
     if not stat.S_ISREG(checked.st_mode):
         raise Refused(path, f"{kind_of(checked.st_mode)}, not a regular file; not read")

@@ -31,6 +31,15 @@ from memlab.text import jaccard_matrix, jaccard_of_ids, snippet_tokens
 ABSENT = np.iinfo(np.int64).max
 
 
+def dense_order(ids: Sequence[Any]) -> IntArray:
+    """Each id's ordinal among the distinct ids (as strings) in sorted order: what
+    ``np.unique(ids.astype(str), return_inverse=True)`` gives, by a dict over the
+    distinct ids (a chunk recurs across queries) instead of a sort of every row."""
+    keys = [i if type(i) is str else str(i) for i in ids]
+    code = {key: n for n, key in enumerate(sorted(set(keys)))}
+    return np.fromiter(map(code.__getitem__, keys), np.int64, len(keys))
+
+
 @dataclass
 class CandidateRow:
     """One candidate as gathered from the index (before scoring); treat as read-only.
@@ -142,12 +151,7 @@ class CandidateBatch:
     def id_order(self) -> IntArray:
         """Ordinal of each chunk id in sorted order: the documented tie-break key."""
         if "id_order" not in self._cache:
-            ids = self.chunk_id.tolist()
-            if all(a < b for a, b in zip(ids, ids[1:], strict=False)):  # one query's rows
-                self._cache["id_order"] = np.arange(len(ids), dtype=np.int64)
-            else:
-                _, inverse = np.unique(self.chunk_id.astype(str), return_inverse=True)
-                self._cache["id_order"] = inverse.astype(np.int64)
+            self._cache["id_order"] = dense_order(self.chunk_id.tolist())
         return self._cache["id_order"]
 
     @property
@@ -366,7 +370,7 @@ def join_columns(
         return np.array(chunk[i], dtype=dtype)[ref]
 
     counts = [len(piece) for piece in pieces]
-    return CandidateBatch(
+    batch = CandidateBatch(
         query_ids=[it.query_id for it in items],
         queries=[it.query for it in items],
         offsets=np.array([0, *accumulate(counts)], dtype=np.int64),
@@ -390,6 +394,8 @@ def join_columns(
         vector_used=[it.vector_used for it in items],
         settled=[list(it.settled) for it in items],
     )
+    batch._cache["id_order"] = dense_order(chunk[0])[ref]  # per distinct chunk, not per row
+    return batch
 
 
 def batch_rows(batch: CandidateBatch, q: int) -> list[CandidateRow]:
