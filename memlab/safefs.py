@@ -103,6 +103,11 @@ def resolve_inside(
     return resolved
 
 
+def _folder(resolved: str) -> str:
+    """``resolved`` as a prefix of the paths below it."""
+    return resolved if resolved.endswith(os.sep) else resolved + os.sep
+
+
 def read_bytes(
     path: str | Path,
     *,
@@ -119,10 +124,13 @@ def read_bytes(
     Raises ``FileNotFoundError`` if it does not exist and ``Refused`` for anything
     memlab will not read.
     """
-    if dir_resolved:
-        resolved = Path(path)
-        base = None if root is None else Path(root if root_resolved else os.path.realpath(root))
-        if base is not None and not is_inside(resolved, base):
+    resolved: str | Path
+    if dir_resolved:  # both normalised already: containment is a prefix (no Path object)
+        resolved = os.fspath(path)
+        base = os.fspath(root) if root_resolved and root is not None else None
+        if root is not None and not root_resolved:
+            base = os.path.realpath(root)
+        if base is not None and resolved != base and not resolved.startswith(_folder(base)):
             raise Outside(path, f"leads to {resolved}, outside {base}; not followed")
     else:
         resolved = resolve_inside(path, root, root_resolved=root_resolved)

@@ -18,8 +18,9 @@ import numpy as np
 
 from memlab.arrays import FloatArray, IntArray
 from memlab.embeddings.base import EmbeddingProvider
+from memlab.search.candidate_columns import ColumnsBuilder
 from memlab.search.candidates import _FEATURES_SQL, Knn, text_lists, vector_hits
-from memlab.search.candidates_batch import ABSENT, ColumnsBuilder, QueryCandidates
+from memlab.search.candidates_batch import ABSENT, QueryCandidates
 from memlab.search.query_terms import printable_query
 from memlab.store.index import MemoryIndex
 
