@@ -112,8 +112,9 @@ def gather_into(
     main, extra = text_lists(
         index, query, limit, result, keywords=keywords, evergreen_rows=evergreen_rows
     )
-    rowids = np.fromiter((r for r, _ in main), np.int64, len(main))
-    rank = np.fromiter((k for _, k in main), np.float64, len(main))
+    columns = list(zip(*main, strict=True)) or [(), ()]  # (rowids, ranks), C-level
+    rowids = np.array(columns[0], dtype=np.int64)
+    rank = np.array(columns[1], dtype=np.float64)
     fts_pos = np.arange(len(main), dtype=np.int64)
     supp_pos = np.full(len(main), ABSENT, dtype=np.int64)
     if extra:  # the supplement: a position for rows of the main list, else a row of its own

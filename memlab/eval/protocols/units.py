@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from memlab.datasets import Dataset, parse_target
 from memlab.datasets.untrusted import read_memory_text
@@ -99,14 +100,13 @@ class UnitSpace:
         """``unit_ranking`` with each unit's score: its first chunk's (``scores``: the
         chunks', best first)."""
         cache = self._spans.setdefault(group, {})
-        per_span = list(map(cache.get, spans))  # mostly cached: one C-level pass
-        if None in per_span:
-            for i, got in enumerate(per_span):
-                if got is None:
-                    units = cache.get(spans[i])  # an earlier span here may have set it
-                    if units is None:
-                        units = cache[spans[i]] = tuple(self.span_units(group, *spans[i]))
-                    per_span[i] = units
+        found = list(map(cache.get, spans))  # mostly cached: one C-level pass
+        if None in found:
+            for span in spans:
+                if span not in cache:
+                    cache[span] = tuple(self.span_units(group, *span))
+            found = list(map(cache.get, spans))
+        per_span = cast(list[tuple[str, ...]], found)
         flat = [unit for units in per_span for unit in units]
         pairs = zip(per_span, scores, strict=True)
         flat_scores = [score for units, score in pairs for _ in units]
