@@ -253,7 +253,9 @@ def prepared_from(args: argparse.Namespace) -> Prepared:
 
 def _run(args: argparse.Namespace, runs: Mapping[str, SearchConfig | Run | RunFile]) -> int:
     if getattr(args, "protocol", None):
-        return run_protocol_command(args, _ranked(runs), selected_dataset(args), dream_config(args))
+        with fewer_collections():  # as an evaluation without a protocol
+            ranked = _ranked(runs)
+            return run_protocol_command(args, ranked, selected_dataset(args), dream_config(args))
     measures = [m.strip() for m in args.measures.split(",") if m.strip()]
     check_measures(measures)  # before the replay: a typo costs nothing
     with fewer_collections():
