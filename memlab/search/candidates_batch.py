@@ -149,7 +149,8 @@ class CandidateBatch:
 
     @property
     def id_order(self) -> IntArray:
-        """Ordinal of each chunk id in sorted order: the documented tie-break key."""
+        """Each row's chunk id as an ordinal that sorts as the ids do: the documented
+        tie-break key (only compared; ``join_columns`` sets it from its tables)."""
         if "id_order" not in self._cache:
             self._cache["id_order"] = dense_order(self.chunk_id.tolist())
         return self._cache["id_order"]
