@@ -103,16 +103,37 @@ def resolve_inside(
     return resolved
 
 
+def _folder(resolved: str) -> str:
+    """``resolved`` as a prefix of the paths below it."""
+    return resolved if resolved.endswith(os.sep) else resolved + os.sep
+
+
 def read_bytes(
-    path: str | Path, *, root: str | Path | None, max_bytes: int, root_resolved: bool = False
+    path: str | Path,
+    *,
+    root: str | Path | None,
+    max_bytes: int,
+    root_resolved: bool = False,
+    dir_resolved: bool = False,
 ) -> FileBytes:
     """The content of a regular file inside ``root`` (None: anywhere), at most ``max_bytes``
-    (``root_resolved``: see ``resolve_inside``).
+    (``root_resolved``: see ``resolve_inside``; ``dir_resolved``: ``path``'s folder is
+    already resolved, as by a caller reading many files of one folder, so only its last
+    component is left, which is then not followed: a link there is refused).
 
     Raises ``FileNotFoundError`` if it does not exist and ``Refused`` for anything
     memlab will not read.
     """
-    resolved = resolve_inside(path, root, root_resolved=root_resolved)
+    resolved: str | Path
+    if dir_resolved:  # both normalised already: containment is a prefix (no Path object)
+        resolved = os.fspath(path)
+        base = os.fspath(root) if root_resolved and root is not None else None
+        if root is not None and not root_resolved:
+            base = os.path.realpath(root)
+        if base is not None and resolved != base and not resolved.startswith(_folder(base)):
+            raise Outside(path, f"leads to {resolved}, outside {base}; not followed")
+    else:
+        resolved = resolve_inside(path, root, root_resolved=root_resolved)
     checked = os.lstat(resolved)
     if not stat.S_ISREG(checked.st_mode):
         raise Refused(path, f"{kind_of(checked.st_mode)}, not a regular file; not read")

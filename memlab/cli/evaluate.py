@@ -244,9 +244,10 @@ def _run(
     args: argparse.Namespace, found: Resolved, runs: Mapping[str, SearchConfig | Run | RunFile]
 ) -> int:
     if getattr(args, "protocol", None):
-        options = prepare_options(args, found)
-        dataset = options.load(args.dataset)
-        return run_protocol_command(args, _ranked(runs), dataset, found.config.dream)
+        with fewer_collections():  # as an evaluation without a protocol
+            options = prepare_options(args, found)
+            dataset = options.load(args.dataset)
+            return run_protocol_command(args, _ranked(runs), dataset, found.config.dream)
     measures = [m.strip() for m in args.measures.split(",") if m.strip()]
     check_measures(measures)  # before the replay: a typo costs nothing
     with fewer_collections():

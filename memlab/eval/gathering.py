@@ -18,8 +18,9 @@ import numpy as np
 
 from memlab.arrays import FloatArray, IntArray
 from memlab.embeddings.base import EmbeddingProvider
+from memlab.search.candidate_columns import ColumnsBuilder
 from memlab.search.candidates import _FEATURES_SQL, Knn, text_lists, vector_hits
-from memlab.search.candidates_batch import ABSENT, ColumnsBuilder, QueryCandidates
+from memlab.search.candidates_batch import ABSENT, QueryCandidates
 from memlab.search.query_terms import printable_query
 from memlab.store.index import MemoryIndex
 
@@ -111,8 +112,9 @@ def gather_into(
     main, extra = text_lists(
         index, query, limit, result, keywords=keywords, evergreen_rows=evergreen_rows
     )
-    rowids = np.fromiter((r for r, _ in main), np.int64, len(main))
-    rank = np.fromiter((k for _, k in main), np.float64, len(main))
+    columns = list(zip(*main, strict=True)) or [(), ()]  # (rowids, ranks), C-level
+    rowids = np.array(columns[0], dtype=np.int64)
+    rank = np.array(columns[1], dtype=np.float64)
     fts_pos = np.arange(len(main), dtype=np.int64)
     supp_pos = np.full(len(main), ABSENT, dtype=np.int64)
     if extra:  # the supplement: a position for rows of the main list, else a row of its own

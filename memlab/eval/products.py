@@ -25,6 +25,7 @@ from memlab.store.schema import SCHEMA_VERSION
 # 3: files without Dream replayed in memory (mtimes in whole ns);
 # 4: the offline Dream consolidator keeps MEMORY.md within its budget;
 # 5: candidates as columns (CandidateColumns), not a CandidateRow per row
+#    (memlab.search.candidate_columns since; an older file fails to load: replayed)
 REPLAY_FORMAT = 5
 
 

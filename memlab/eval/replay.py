@@ -117,6 +117,7 @@ class GroupReplay:
         self._chunks: ChunkIndex | None = None
         self.contents: dict[str, bytes] = {}  # the files, when they are not written out
         self._roots: dict[Path, str] = {}  # dataset folder -> resolved (read_bytes' root)
+        self._folders: dict[str, str] = {}  # a folder of its files -> resolved
         self.mtimes: dict[str, int] = {}
         self.touched: set[str] = set()
         self.dreams: list[DreamRecord] = []
@@ -212,17 +213,26 @@ class GroupReplay:
         self.store.index.reindex_contents(items)
 
     def _event_bytes(self, event: Event) -> bytes:
-        """``event.data()`` with the dataset folder resolved once per replay, not once per
-        file (the same checks: ``memlab.safefs.read_bytes`` inside the folder; a refused
-        file is read again by ``event.data()``, which raises the dataset's error)."""
+        """``event.data()`` with the dataset folder, and each folder of its files, resolved
+        once per replay, not once per file (the same checks: ``memlab.safefs.read_bytes``
+        inside the folder; a refused file, a link among them, is read again by
+        ``event.data()``, which follows the link or raises the dataset's error)."""
         if event.source is None or event.within is None:
             return event.data()
         root = self._roots.get(event.within)
         if root is None:
             root = self._roots[event.within] = os.path.realpath(event.within)
+        folder, name = os.path.split(event.source)
+        real = self._folders.get(folder)
+        if real is None:
+            real = self._folders[folder] = os.path.realpath(folder)
         try:
             data = read_bytes(
-                event.source, root=root, max_bytes=MAX_MEMORY_FILE_BYTES, root_resolved=True
+                os.path.join(real, name),
+                root=root,
+                max_bytes=MAX_MEMORY_FILE_BYTES,
+                root_resolved=True,
+                dir_resolved=True,
             ).data
         except Refused:
             return event.data()

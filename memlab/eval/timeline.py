@@ -34,15 +34,9 @@ from memlab.eval.judged import QueryJudgement, RelevantChunk, judge_query
 from memlab.eval.memory import Memory
 from memlab.eval.replay import DreamRecord, GroupReplay
 from memlab.search import degraded
+from memlab.search.candidate_columns import CandidateColumns, ColumnsBuilder, join_columns
 from memlab.search.candidates import Knn, has_evergreen_rows
-from memlab.search.candidates_batch import (
-    CandidateBatch,
-    CandidateColumns,
-    ColumnsBuilder,
-    QueryCandidates,
-    batch_rows,
-    join_columns,
-)
+from memlab.search.candidates_batch import CandidateBatch, QueryCandidates, batch_rows
 
 
 @dataclass

@@ -315,7 +315,7 @@ def _text_list(
             if evergreen
             else (_FTS_SQL, (plan.match, limit))
         )
-        out = [(int(r), float(k)) for r, k in index.db.execute(sql, params)]
+        out = index.db.execute(sql, params).fetchall()  # (int rowid, float bm25) rows
     if not plan.like or len(out) >= limit:
         return out
     seen = {rowid for rowid, _ in out}

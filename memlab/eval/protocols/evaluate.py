@@ -185,19 +185,15 @@ def _rank(
             ranked = rank_batch(batch, spec.config, timeline.query_now)
             results[name] = run = run_of(name, ranked)
             rows, bounds = hit_rows(ranked)
-            spans = list(
-                zip(
-                    batch.path[rows].tolist(),
-                    batch.start_line[rows].tolist(),
-                    batch.end_line[rows].tolist(),
-                    strict=True,
-                )
-            )
+            paths = batch.path[rows].tolist()
+            starts, stops = batch.start_line[rows].tolist(), batch.end_line[rows].tolist()
             ends = bounds.tolist()
             rankings[name], scores[name] = {}, {}
             for q, qid in enumerate(batch.query_ids):
+                a, b = ends[q], ends[q + 1]  # one query's spans at a time (a small peak)
+                spans = list(zip(paths[a:b], starts[a:b], stops[a:b], strict=True))
                 units, unit_scores = space.scored_units(
-                    group[qid], spans[ends[q] : ends[q + 1]], run.scores[qid], drop=own.get(qid)
+                    group[qid], spans, run.scores[qid], drop=own.get(qid)
                 )
                 rankings[name][qid], scores[name][qid] = units, unit_scores
     return (

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from memlab.datasets import Dataset, parse_target
 from memlab.datasets.untrusted import read_memory_text
@@ -40,9 +41,9 @@ class UnitSpace:
     unit: str  # turn | session | document
     roles: tuple[str, ...] = ()  # the indexed speakers (empty: all)
     _records: dict[tuple[str, str], FileRecords] = field(default_factory=dict, repr=False)
-    _spans: dict[tuple[str, str, int, int], tuple[str, ...]] = field(
+    _spans: dict[str, dict[Span, tuple[str, ...]]] = field(
         default_factory=dict, repr=False
-    )  # a chunk's units (chunks recur across queries and runs)
+    )  # group -> a chunk's span -> its units (chunks recur across queries and runs)
 
     def file_unit(self, group: str, path: str) -> str:
         return self.dataset.groups[group].origin_ids.get(path, path)
@@ -98,17 +99,22 @@ class UnitSpace:
     ) -> tuple[list[str], list[float]]:
         """``unit_ranking`` with each unit's score: its first chunk's (``scores``: the
         chunks', best first)."""
-        seen: dict[str, float] = {}
-        cache = self._spans
-        for (path, start, end), score in zip(spans, scores, strict=True):
-            key = (group, path, start, end)
-            units = cache.get(key)
-            if units is None:
-                units = cache[key] = tuple(self.span_units(group, path, start, end))
-            for unit in units:
-                if unit != drop and unit not in seen:
-                    seen[unit] = score
-        return list(seen), list(seen.values())
+        cache = self._spans.setdefault(group, {})
+        found = list(map(cache.get, spans))  # mostly cached: one C-level pass
+        if None in found:
+            for span in spans:
+                if span not in cache:
+                    cache[span] = tuple(self.span_units(group, *span))
+            found = list(map(cache.get, spans))
+        per_span = cast(list[tuple[str, ...]], found)
+        flat = [unit for units in per_span for unit in units]
+        pairs = zip(per_span, scores, strict=True)
+        flat_scores = [score for units, score in pairs for _ in units]
+        first = dict(zip(reversed(flat), reversed(flat_scores), strict=True))  # first scores
+        order = dict.fromkeys(flat)  # the units in the order they first occur
+        if drop is not None:
+            order.pop(drop, None)
+        return list(order), [first[unit] for unit in order]
 
 
 UPSTREAM, TURNS = "upstream", "turns"
