@@ -18,6 +18,7 @@ retries a piece whose worker died.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from memlab.errors import ConfigError
@@ -61,10 +62,15 @@ def connect(
     timeout: float = CONNECT_TIMEOUT,
     processes: bool = True,
     dashboard: bool = True,
+    warmers: Sequence[Callable[[], object]] = (),
 ) -> Any:
     """A ``distributed.Client`` for ``spec`` (see the module docstring). A local cluster
     is closed with its client (``client.close()`` or ``with connect(...) as client``).
-    An unreachable scheduler is a ``ConfigError`` after ``timeout`` seconds."""
+    An unreachable scheduler is a ``ConfigError`` after ``timeout`` seconds.
+
+    ``warmers`` run once on every worker before the client is returned (``warm_worker``):
+    the layers whose work runs there hand in theirs (``memlab.sweep.work.warm_worker``,
+    ``memlab.dream.sim.fleet.warm_worker``), so this module imports none of them."""
     kind, workers = parse_scheduler(spec)
     distributed = _distributed()
     if kind == "local":
@@ -105,18 +111,16 @@ def connect(
                 f"({type(exc).__name__}): start one with `dask scheduler` and workers with "
                 "`dask worker ADDRESS`, or use --scheduler local"
             ) from None
-    client.run(warm_worker)
+    if warmers:
+        client.run(warm_worker, tuple(warmers))
     return client
 
 
-def warm_worker() -> None:
-    """Run once on every worker when memlab connects: the scoring and simulation modules
-    imported and the compiled kernels loaded, so the first piece of work does not pay."""
-    import memlab.dream.sim.fleet
-    import memlab.sweep.work  # noqa: F401
-    from memlab.search.kernels import warm
-
-    warm()
+def warm_worker(warmers: Sequence[Callable[[], object]]) -> None:
+    """Run once on every worker when memlab connects: each warm-up the caller handed in
+    (unpickling one imports its module there), so the first piece of work does not pay."""
+    for warm in warmers:
+        warm()
 
 
 def _close_cluster_with(client: Any, cluster: Any) -> None:

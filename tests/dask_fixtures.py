@@ -30,8 +30,10 @@ def on_loopback(argv: list[str], port: int) -> list[str]:
 def dask_client() -> Iterator[Any]:
     pytest.importorskip("distributed")
     from memlab.cluster import connect
+    from memlab.dream.sim.fleet import warm_worker as warm_fleet
+    from memlab.sweep.work import warm_worker as warm_sweep
 
-    client = connect("local:2", dashboard=False)
+    client = connect("local:2", dashboard=False, warmers=(warm_sweep, warm_fleet))
     try:
         yield client
     finally:

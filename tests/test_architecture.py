@@ -118,3 +118,8 @@ def test_importing_the_workbench_loads_no_cli_module() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
     )
     assert out.stdout.strip() == "[]"
+
+
+def test_the_cluster_module_imports_no_work_it_runs() -> None:
+    # the sweep and dream layers hand memlab.cluster their warm-ups (connect(warmers=…))
+    assert GRAPH["memlab.cluster"] == {"memlab.errors", "memlab.parallel"}

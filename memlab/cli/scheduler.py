@@ -25,8 +25,10 @@ def scheduler_client(args: argparse.Namespace) -> Iterator[Any]:
         yield None
         return
     from memlab.cluster import connect
+    from memlab.dream.sim.fleet import warm_worker as warm_fleet
+    from memlab.sweep.work import warm_worker as warm_sweep
 
-    client = connect(spec, dashboard=False)
+    client = connect(spec, dashboard=False, warmers=(warm_sweep, warm_fleet))
     try:
         yield client
     finally:

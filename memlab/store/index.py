@@ -9,17 +9,20 @@
   the old or the new chunks of a file, never a mix.
 * Time comes from an injectable clock (or an explicit ``now``), so a dataset can
   be indexed at its logical times.
+
+``MemoryIndex`` is composed of ``index_core.IndexCore`` (connection, transactions),
+``index_reads.IndexReads`` (the lookups search and eval make) and
+``index_rows.IndexRows`` (row-level writes); this module opens the index and decides
+what reindexing a file writes.
 """
 
 from __future__ import annotations
 
-import logging
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -30,29 +33,32 @@ from memlab.search.content import is_content_free
 from memlab.store import vectors
 from memlab.store.chunker import Chunk, content_hashes
 from memlab.store.chunking import chunk_file
-from memlab.store.connection import Connection, open_connection
-from memlab.store.file_table import (
-    FileState,
-    Signature,
-    file_record,
-    file_state,
-    file_states,
-    record_file,
-    record_files,
-)
+from memlab.store.connection import open_connection
 from memlab.store.files import FileText, Skip, created_time, file_signature, read_memory_file
 from memlab.store.guard import check_index_target
+from memlab.store.index_core import Clock, IndexCore
+from memlab.store.index_reads import IndexedChunk, IndexReads, IndexStats
+from memlab.store.index_rows import Existing, IndexRows
 from memlab.store.layout import MemoryLayout
-from memlab.store.schema import check_chunking, get_meta, migrate
+from memlab.store.schema import check_chunking, migrate
 from memlab.store.schema import created_at_rule as schema_created_at_rule
 
-log = logging.getLogger("memlab")
-Clock = Callable[[], float]
+__all__ = [
+    "PIPELINE_FILES",
+    "Clock",
+    "Existing",
+    "FileChunks",
+    "FileOutcome",
+    "IndexCore",
+    "IndexStats",
+    "IndexedChunk",
+    "MemoryIndex",
+    "read_chunked",
+]
+
 # Files per group of a pipelined ``reindex_files`` (≈ 5,000 chunks of the usual size: an
 # FTS statement that long costs no more per row than one for the whole batch).
 PIPELINE_FILES = 250
-# an indexed chunk as a reindex compares it: (rowid, hash, text, source)
-Existing = tuple[int, str, str, str]
 
 
 @dataclass
@@ -95,28 +101,6 @@ def read_chunked(
     return FileChunks(rel, read, chunks, content_hashes(chunks))
 
 
-@dataclass(frozen=True)
-class IndexedChunk:
-    """One chunk row as the index holds it (``MemoryIndex.chunks``)."""
-
-    chunk_id: str
-    path: str
-    start_line: int
-    end_line: int
-    text: str
-    source: str
-    created_at: float
-    access_count: int
-    hash: str
-
-
-@dataclass
-class IndexStats:
-    chunks: int
-    files: int
-    by_source: dict[str, int] = field(default_factory=dict)
-
-
 def _explicit_rule(config: IndexConfig) -> str | None:
     """``config``'s created_at rule when it is not the default (c0's ``insert``)."""
     return (
@@ -124,28 +108,8 @@ def _explicit_rule(config: IndexConfig) -> str | None:
     )
 
 
-class MemoryIndex:
+class MemoryIndex(IndexRows, IndexReads):
     """The SQLite index of one workspace (chunks, FTS5, optional vectors)."""
-
-    def __init__(
-        self,
-        layout: MemoryLayout,
-        connection: Connection,
-        config: IndexConfig,
-        clock: Clock,
-        path: Path | None,
-    ) -> None:
-        self.layout = layout
-        self.connection = connection
-        self.db = connection.conn
-        self.config = config
-        self.clock = clock
-        self.path = path
-        self.warnings: list[str] = list(connection.warnings)
-        self._pending: list[tuple[Any, ...]] | None = None  # new chunk rows, inserted later
-        self._pending_files: list[tuple[Any, ...]] | None = None  # file records, written later
-        self._tokenizer: str | None = None
-        self._access_changes = 0  # this connection's row changes that only recorded access
 
     @classmethod
     def open(
@@ -180,60 +144,6 @@ class MemoryIndex:
         return cls(
             layout, conn, config, clock or time.time, None if str(target) == ":memory:" else target
         )
-
-    def close(self) -> None:
-        self.connection.close()
-
-    def change_stamp(self) -> tuple[int, int]:
-        """A value that moves whenever the index's content may have changed: SQLite's
-        ``data_version`` (commits by other connections) and this connection's
-        ``total_changes`` (its own writes, virtual tables included) less those that only
-        recorded access. Equal stamps mean nothing else was written in between, so a
-        count taken then still holds."""
-        version = int(self.db.execute("PRAGMA data_version").fetchone()[0])
-        return version, int(self.db.total_changes) - self._access_changes
-
-    @property
-    def tokenizer(self) -> str:
-        """The index's FTS5 tokenizer: fixed when the index is created, so read once (every
-        search asks for it)."""
-        if self._tokenizer is None:
-            self._tokenizer = get_meta(self.db, "tokenizer") or self.config.tokenizer
-        return self._tokenizer
-
-    @contextmanager
-    def transaction(self) -> Iterator[Any]:
-        """One atomic unit of work; inside ``batch()`` it joins the batch's transaction."""
-        if self.db.in_transaction:
-            yield self.db
-            return
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            yield self.db
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
-
-    @contextmanager
-    def batch(self) -> Iterator[None]:
-        """Group many file updates into one commit.
-
-        No savepoints per file: FTS5 flushes its pending terms at every savepoint,
-        which halves the ingest rate. An error rolls the whole batch back (callers
-        then redo it file by file); a killed process loses only the uncommitted
-        batch, which the next stat scan finds again.
-        """
-        if self.db.in_transaction:
-            yield
-            return
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
 
     # ------------------------------------------------------------------ writing
 
@@ -295,46 +205,6 @@ class MemoryIndex:
         finally:
             if helper is not None:
                 helper.shutdown(wait=True)
-        return out
-
-    def _write_pending(self, during_fts: Callable[[], Future[Any]]) -> Future[Any]:
-        """Inside ``_deferred``: write the chunk rows held back so far, calling
-        ``during_fts`` (which starts work in another thread) just before their FTS
-        statement; the future it returned."""
-        assert self._pending is not None, "_write_pending runs inside _deferred"
-        rows, self._pending = self._pending, []
-        return self._insert_chunks(rows, during_fts)
-
-    @contextmanager
-    def _deferred(self) -> Iterator[None]:
-        """Inside a transaction: hold back every new chunk row and file record and write
-        them in two statements at the end (new chunk rows are only ever appended, so the
-        rows and rowids are those of writing each file's at once; ``_write_pending``
-        writes the rows held so far earlier, with the same effect). The paths written
-        must be distinct: a record held back is not seen by a later read of its path."""
-        assert self.db.in_transaction, "_deferred runs inside a transaction"
-        files: list[tuple[Any, ...]] = []
-        self._pending, self._pending_files = [], files
-        try:
-            yield
-            pending = self._pending or []
-        finally:
-            self._pending = self._pending_files = None
-        self._insert_chunks(pending)
-        record_files(self.db, files)
-
-    def _existing(self, paths: list[str]) -> dict[str, dict[str, Existing]]:
-        """path → {chunk id: (rowid, hash, text, source)} of the chunks indexed for
-        ``paths``."""
-        out: dict[str, dict[str, Existing]] = {}
-        for start in range(0, len(paths), 500):
-            part = paths[start : start + 500]
-            sql = (
-                "SELECT path, id, rowid, hash, text, source FROM chunks "
-                f"WHERE path IN ({','.join('?' * len(part))})"
-            )
-            for path, cid, rowid, digest, text, source in self.db.execute(sql, part):
-                out.setdefault(path, {})[cid] = (rowid, digest, text, source)
         return out
 
     def reindex_contents(
@@ -471,171 +341,3 @@ class MemoryIndex:
         if not (outcome.added or outcome.updated or outcome.removed):
             outcome.action = "unchanged"
         return outcome
-
-    def _add_rows(self, new_rows: list[tuple[Any, ...]]) -> None:
-        """Insert new chunk rows (inside ``_deferred``: at its end)."""
-        if self._pending is not None:
-            self._pending.extend(new_rows)
-        else:
-            self._insert_chunks(new_rows)
-
-    def delete_path(self, path: str | Path) -> int:
-        """Remove every chunk of a path (FTS rows, vectors, chunk rows)."""
-        rel = self.layout.rel(path)
-        with self.transaction():
-            rows = [
-                (r[0], r[1], r[2])
-                for r in self.db.execute(
-                    "SELECT id, rowid, text FROM chunks WHERE path = ?", (rel,)
-                )
-            ]
-            self._delete_rows(rows)
-            self.db.execute("DELETE FROM files WHERE path = ?", (rel,))
-        return len(rows)
-
-    def _delete_rows(self, rows: list[tuple[str, int, str]]) -> None:
-        if not rows:
-            return
-        for _, rowid, text in rows:
-            self._fts_delete(rowid, text)
-        vectors.delete_vectors(self, [cid for cid, _, _ in rows])
-        self.db.executemany("DELETE FROM chunks WHERE rowid = ?", [(r[1],) for r in rows])
-
-    def _insert_chunks(
-        self, rows: list[tuple[Any, ...]], during_fts: Callable[[], Any] | None = None
-    ) -> Any:
-        """Insert new chunk rows (``_apply_chunks``'s: the columns of ``chunks`` from ``id``
-        to ``updated_at``, then ``content_free``), then their FTS rows from the rows just
-        written, each in one statement (AUTOINCREMENT numbers the new rows on from the
-        table's sequence, one by one, so they are one range of rowids: the texts are not
-        bound twice).
-
-        ``during_fts`` is called just before the FTS statement (``reindex_files`` starts
-        reading the next files there); what it returned is returned."""
-        started: Any = None
-        if not rows:
-            return during_fts() if during_fts is not None else None
-        first = self._sequence() + 1
-        self.db.executemany(
-            "INSERT INTO chunks(id, path, start_line, end_line, text, hash, source, "
-            "created_at, updated_at, content_free) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            rows,
-        )
-        last = first + len(rows) - 1
-        if during_fts is not None:
-            started = during_fts()
-        if self._sequence() == last:
-            self.db.execute(
-                "INSERT INTO chunks_fts(rowid, text) SELECT rowid, text FROM chunks "
-                "WHERE rowid BETWEEN ? AND ? ORDER BY rowid",
-                (first, last),
-            )
-            return started
-        found: dict[str, int] = {}  # not numbered on from the sequence (never with memlab's
-        for start in range(0, len(rows), 500):  # schema): look the rowids up
-            part = [row[0] for row in rows[start : start + 500]]
-            sql = f"SELECT id, rowid FROM chunks WHERE id IN ({','.join('?' * len(part))})"
-            found.update(self.db.execute(sql, part))
-        self.db.executemany(
-            "INSERT INTO chunks_fts(rowid, text) VALUES (?, ?)",
-            [(found[row[0]], row[4]) for row in rows],
-        )
-        return started
-
-    def _sequence(self) -> int:
-        seq = self.db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'chunks'").fetchone()
-        return int(seq[0]) if seq else 0
-
-    def _fts_insert(self, rowid: int, text: str) -> None:
-        self.db.execute("INSERT INTO chunks_fts(rowid, text) VALUES (?, ?)", (rowid, text))
-
-    def _fts_delete(self, rowid: int, text: str) -> None:
-        self.db.execute(
-            "INSERT INTO chunks_fts(chunks_fts, rowid, text) VALUES ('delete', ?, ?)", (rowid, text)
-        )
-
-    def _record_file(
-        self, rel: str, signature: Signature, checked_ns: int, now: float, skipped: str | None
-    ) -> None:
-        if self._pending_files is not None:  # inside _deferred: written at its end
-            self._pending_files.append(file_record(rel, signature, checked_ns, now, skipped))
-        else:
-            record_file(self.db, rel, signature, checked_ns, now, skipped)
-
-    def record_access(self, chunk_ids: Iterable[str], now: float | None = None) -> None:
-        """``access_count += 1`` and ``last_accessed = now`` for every returned chunk."""
-        ids = [(self.clock() if now is None else now, cid) for cid in chunk_ids]
-        if not ids:
-            return
-        before = self.db.total_changes
-        with self.transaction():
-            self.db.executemany(
-                "UPDATE chunks SET access_count = access_count + 1, last_accessed = ? WHERE id = ?",
-                ids,
-            )
-        self._access_changes += self.db.total_changes - before  # not a change of content
-
-    def record_access_rows(self, rowids: Sequence[int], now: float | None = None) -> None:
-        """``record_access`` of the chunks with these distinct rowids (as a search read
-        them): one statement by primary key rather than one per chunk by id."""
-        if len(set(rowids)) != len(rowids):
-            raise ValueError("record_access_rows takes each rowid once")
-        if not rowids:
-            return
-        when = self.clock() if now is None else now
-        before = self.db.total_changes
-        with self.transaction():
-            for start in range(0, len(rowids), 500):
-                part = rowids[start : start + 500]
-                self.db.execute(
-                    "UPDATE chunks SET access_count = access_count + 1, last_accessed = ? "
-                    f"WHERE rowid IN ({','.join('?' * len(part))})",
-                    (when, *part),
-                )
-        self._access_changes += self.db.total_changes - before  # not a change of content
-
-    # ------------------------------------------------------------------ reading
-
-    def indexed_files(self) -> dict[str, tuple[int, int]]:
-        """path → (size, mtime_ns) as last read (indexed or skipped)."""
-        return {path: state.signature for path, state in self.file_states().items()}
-
-    def file_state(self, rel: str) -> FileState | None:
-        return file_state(self.db, rel)
-
-    def file_states(self) -> dict[str, FileState]:
-        """path → what the last read of the file found (``file_table.FileState``)."""
-        return file_states(self.db)
-
-    def indexed_paths(self) -> set[str]:
-        return {r[0] for r in self.db.execute("SELECT DISTINCT path FROM chunks")}
-
-    def chunks(self, paths: Iterable[str] | None = None) -> list[IndexedChunk]:
-        """Every chunk (or the chunks of ``paths``), by path and then position in the file."""
-        sql = (
-            "SELECT id, path, start_line, end_line, text, source, created_at, access_count, "
-            "hash FROM chunks"
-        )
-        order = " ORDER BY path, start_line, rowid"
-        if paths is None:
-            rows = self.db.execute(sql + order).fetchall()
-        else:
-            rows = []
-            wanted = sorted(set(paths))
-            for start in range(0, len(wanted), 500):  # SQLite's variable limit, with room
-                part = wanted[start : start + 500]
-                marks = ",".join("?" * len(part))
-                rows += self.db.execute(sql + f" WHERE path IN ({marks})" + order, part).fetchall()
-        return [IndexedChunk(*row) for row in rows]
-
-    def stats(self) -> IndexStats:
-        by_source = {
-            r[0]: int(r[1])
-            for r in self.db.execute("SELECT source, COUNT(*) FROM chunks GROUP BY source")
-        }
-        files = int(self.db.execute("SELECT COUNT(DISTINCT path) FROM chunks").fetchone()[0])
-        return IndexStats(sum(by_source.values()), files, by_source)
-
-    def _warn(self, message: str) -> None:
-        self.warnings.append(message)
-        log.warning(message)

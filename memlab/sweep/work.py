@@ -105,3 +105,11 @@ def score_chunk(work: SweepWork, configs: Sequence[SearchConfig]) -> FloatArray:
     if not configs:
         return np.zeros((0, len(work.columns)))
     return aggregate(work, per_query(work, configs))
+
+
+def warm_worker() -> None:
+    """A worker made ready to score (handed to ``memlab.cluster.connect``): this module
+    imported (unpickling the function does it) and the compiled search kernels loaded."""
+    from memlab.search.kernels import warm
+
+    warm()

@@ -13,4 +13,7 @@ def cluster(scheduler: str = "local", *, processes: bool = True) -> Any:
     ``"tcp://HOST:PORT"``. Shown in a notebook, it displays the dashboard link
     (``client.dashboard_link``); pass it as ``client=`` to ``run_sweep``,
     ``simulate_fleet`` or ``run_compare``."""
-    return connect(scheduler, processes=processes)
+    from memlab.dream.sim.fleet import warm_worker as warm_fleet
+    from memlab.sweep.work import warm_worker as warm_sweep
+
+    return connect(scheduler, processes=processes, warmers=(warm_sweep, warm_fleet))

@@ -17,7 +17,7 @@ every way the generator writes or asks about it:
 
 No fact line starts with ``Word: `` (the offline Dream consolidator would read it
 as a labelled item and let one replace another). The catalogue itself is in
-``kinds_catalog``.
+``kinds_service`` and ``kinds_tooling``.
 """
 
 from __future__ import annotations

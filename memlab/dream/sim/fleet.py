@@ -232,3 +232,9 @@ def sweep(
         summary = simulate(params, cfg, fleet=fleet).summary()
         rows.append({**dict(zip(keys, values, strict=True)), **summary})
     return pd.DataFrame(rows)
+
+
+def warm_worker() -> None:
+    """A worker made ready to simulate (handed to ``memlab.cluster.connect``): unpickling
+    the function imports this module and the simulation modules it imports, which is the
+    whole warm-up."""
