@@ -14,6 +14,7 @@ from memlab.datasets.problems import ValidationReport
 from memlab.datasets.reader import RawDataset, read_raw
 from memlab.datasets.scan import compute_digest
 from memlab.datasets.timeline import build_events, v1_events
+from memlab.datasets.untrusted import reading_dataset
 from memlab.errors import DatasetError, unknown_name
 
 
@@ -22,6 +23,11 @@ def _inspect(path: Path) -> tuple[Dataset | None, ValidationReport]:
     if not path.is_dir():
         report.add("missing_files", str(path), None, "not a directory", "point at a dataset folder")
         return None, report
+    with reading_dataset(path):  # each directory resolved once, not every file's path
+        return _checked(path, report)
+
+
+def _checked(path: Path, report: ValidationReport) -> tuple[Dataset | None, ValidationReport]:
     raw = read_raw(path, report)
     if raw is None:
         return None, report

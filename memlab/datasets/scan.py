@@ -26,6 +26,7 @@ from memlab.datasets.untrusted import (
     dataset_file_exists,
     dataset_subdir,
     read_dataset_file,
+    reading_dataset,
 )
 
 
@@ -241,7 +242,8 @@ def compute_digest(
 ) -> str:
     """``sha256:<hex>`` of the ``sha256sum``-style listing ``<hex>  <path>\\n`` of covered
     files (``known``: hashes already taken, as ``digest_listing`` reads them)."""
-    return digest_of(digest_listing(Path(dataset_dir), roots, known))
+    with reading_dataset(dataset_dir):
+        return digest_of(digest_listing(Path(dataset_dir), roots, known))
 
 
 def workspace_dirs(root: Path) -> list[str]:

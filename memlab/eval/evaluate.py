@@ -227,9 +227,10 @@ def aggregate_records(
             if _present(qid):
                 scored[run].add(qid)
     out: list[dict[str, Any]] = []
+    draws = stats.SharedDraws()  # the measures of one query set share one draw
     for run, measure in progress.counted(list(values), "confidence intervals", "measure"):
         x = np.asarray(values[(run, measure)], dtype=np.float64)
-        lo, hi = stats.bootstrap_ci(x, n_resamples, seed=seed)
+        lo, hi = stats.bootstrap_ci(x, n_resamples, seed=seed, draws=draws)
         out.append(
             {
                 "run": run,
@@ -290,6 +291,7 @@ def compare(
         raise ConfigError(unknown_name("test", str(test), TESTS))
     wide = perquery.pivot_table(index=["measure", "query_id"], columns="run", values="value")
     rows = []
+    draws = stats.SharedDraws()
     for run in [r for r in perquery["run"].unique() if r != baseline]:
         for measure in perquery["measure"].unique():
             if measure not in wide.index.get_level_values(0):
@@ -299,7 +301,7 @@ def compare(
                 continue
             a, b = part[baseline].to_numpy(), part[run].to_numpy()
             p = stats.paired_t(a, b) if test == "t" else stats.fisher_randomisation(a, b, seed=seed)
-            lo, hi = stats.bootstrap_ci(b - a, n_resamples, seed=seed)
+            lo, hi = stats.bootstrap_ci(b - a, n_resamples, seed=seed, draws=draws)
             wtl = stats.win_tie_loss(a, b)
             rows.append(
                 {
