@@ -125,13 +125,14 @@ def evaluate_rows(
             add(qid, m.name, values[m.name][qid])
     stale_of = timeline.stale  # built once: a dict over every query
     count_hits = "Hits" in measures  # when asked for (the other agent measures: always)
+    seen: dict[str, frozenset[str]] = {}  # snippet -> its tokens (Redundancy)
     for qid, q in queries.items():
         ranking, snippets = run.rankings.get(qid, []), run.snippets.get(qid, [])
         if count_hits:
             add(qid, "Hits", len(ranking))
         known_text = run.source is None  # an external run's snippets are unknown
         if known_text:
-            add(qid, "Redundancy", redundancy(snippets))
+            add(qid, "Redundancy", redundancy(snippets, seen))
         relevant = {d for d, g in qrels.get(qid, {}).items() if g > 0}
         stale = set(stale_of.get(qid, []))
         if unit == "file":
