@@ -87,6 +87,7 @@ def scan_memory(
     ``workspaces`` reads (the groups sharing the root); everything else is reported.
     Every file is read inside ``dataset_dir`` (``untrusted``)."""
     root = dataset_dir / root_rel
+    base = os.fspath(root)  # each file's path as text: what ``root / rel`` spells
     files: dict[str, ScannedFile] = {}
     for rel, is_link in _walk(root):
         shown = f"{root_rel}/{rel}"
@@ -116,14 +117,14 @@ def scan_memory(
                 "warning",
             )
             continue
-        scanned = _scan_file(root / rel, dataset_dir, rel, shown, report)
+        scanned = _scan_file(f"{base}/{rel}", dataset_dir, rel, shown, report)
         if scanned is not None:
             files[rel] = scanned
     return files
 
 
 def _scan_file(
-    path: Path, dataset_dir: Path, rel: str, shown: str, report: ValidationReport
+    path: str | Path, dataset_dir: Path, rel: str, shown: str, report: ValidationReport
 ) -> ScannedFile | None:
     try:
         data = read_dataset_file(path, dataset_dir, MAX_MEMORY_FILE_BYTES)
