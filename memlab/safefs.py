@@ -194,8 +194,10 @@ class RootedReader:
     or refuses it exactly as it always does.
 
     Use it as a context manager (or ``close`` it): it holds one descriptor per
-    directory read from.
+    directory read from, at most ``MAX_DIRS`` (the oldest is closed first).
     """
+
+    MAX_DIRS = 64
 
     def __init__(self, root: str | Path) -> None:
         self.given = os.fspath(root)
@@ -232,6 +234,11 @@ class RootedReader:
         inside the root (None: read through ``read_bytes``)."""
         if head in self._dirs:
             return self._dirs[head]
+        if len(self._dirs) >= self.MAX_DIRS:  # the oldest is closed (resolved again if needed)
+            oldest = next(iter(self._dirs))
+            dropped = self._dirs.pop(oldest)
+            if dropped is not None:
+                os.close(dropped)
         fd = None
         resolved = os.path.realpath(head)
         if is_inside(Path(resolved), self._base):

@@ -179,3 +179,17 @@ def test_reading_dataset_keeps_the_dataset_errors(ds: Path, tmp_path: Path) -> N
             with pytest.raises(DatasetFileRefused, match=why):
                 dataset_file_exists(ds / name, ds)
     assert reader._dirs == {}  # closed: no directory kept open
+
+
+def test_at_most_max_dirs_directories_are_kept_open(
+    ds: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(RootedReader, "MAX_DIRS", 3)
+    for i in range(8):
+        (ds / f"d{i}").mkdir()
+        (ds / f"d{i}" / "f.md").write_text(f"file {i}\n")
+    with RootedReader(ds) as reader:
+        for _ in range(2):
+            for i in range(8):
+                assert reader.read(ds / f"d{i}" / "f.md", 100).data == f"file {i}\n".encode()
+                assert len(reader._dirs) <= 3
