@@ -218,8 +218,9 @@ def check_dataset_files(dataset_dir: Path) -> None:
     """Refuse (``DatasetFileRefused``, one line) a dataset whose manifest or covered files
     are not regular files inside it, reading none of the covered files (a cheap check
     before handing the dataset to a notebook)."""
-    for rel in [MANIFEST, *covered_paths(dataset_dir)]:
-        dataset_file_exists(dataset_dir / rel, dataset_dir)
+    with reading_dataset(dataset_dir):
+        for rel in [MANIFEST, *covered_paths(dataset_dir)]:
+            dataset_file_exists(dataset_dir / rel, dataset_dir)
 
 
 def _sha256(dataset_dir: Path, rel: str) -> str:
