@@ -47,7 +47,8 @@ def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
         return 1.0
     if not a or not b:
         return 0.0
-    return len(a & b) / len(a | b)
+    common = len(a & b)  # |A∪B| = |A| + |B| − |A∩B|: the same integer, no union built
+    return common / (len(a) + len(b) - common)
 
 
 def jaccard_matrix(token_sets: Sequence[frozenset[str]]) -> FloatArray:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path, PurePosixPath
 
+from memlab.datasets.cache import cached_load
 from memlab.datasets.checks import Levels, NuggetLevels, check_qrels, check_queries
 from memlab.datasets.facts import check_facts, check_markers
 from memlab.datasets.groups import GroupInfo, check_files, check_record_ids, load_groups
@@ -14,6 +15,7 @@ from memlab.datasets.problems import ValidationReport
 from memlab.datasets.reader import RawDataset, read_raw
 from memlab.datasets.scan import compute_digest
 from memlab.datasets.timeline import build_events, v1_events
+from memlab.datasets.untrusted import reading_dataset
 from memlab.errors import DatasetError, unknown_name
 
 
@@ -22,6 +24,11 @@ def _inspect(path: Path) -> tuple[Dataset | None, ValidationReport]:
     if not path.is_dir():
         report.add("missing_files", str(path), None, "not a directory", "point at a dataset folder")
         return None, report
+    with reading_dataset(path):  # each directory resolved once, not every file's path
+        return _checked(path, report)
+
+
+def _checked(path: Path, report: ValidationReport) -> tuple[Dataset | None, ValidationReport]:
     raw = read_raw(path, report)
     if raw is None:
         return None, report
@@ -133,17 +140,24 @@ def validate_dataset(path: str | Path) -> ValidationReport:
     return _inspect(Path(path).resolve())[1]
 
 
+def _load(folder: Path) -> Dataset:
+    dataset, report = _inspect(folder)
+    report.raise_if_errors()
+    if dataset is None:  # only possible with errors, which raised above
+        raise DatasetError(f"dataset {folder} could not be loaded")
+    return dataset
+
+
 def load_dataset(path: str | Path, level: str | None = None) -> Dataset:
     """Load a dataset (a folder, or a shipped dataset's name such as ``"agent-memory"``);
     ``DatasetError`` lists every error if it is broken.
 
     ``level`` picks the judgement level (default: the first the manifest lists).
     Warnings (e.g. unjudged queries) do not stop loading; see ``validate_dataset``.
+    A dataset whose folder did not change since it last loaded is reused from
+    ``memlab.datasets.cache`` (the same dataset; any change: a full load).
     """
-    dataset, report = _inspect(resolve_dataset(path))
-    report.raise_if_errors()
-    if dataset is None:  # only possible with errors, which raised above
-        raise DatasetError(f"dataset {path} could not be loaded")
+    dataset = cached_load(resolve_dataset(path), _load)
     if level is not None and level not in dataset.levels:
         raise DatasetError(unknown_name("judgement level", level, dataset.levels))
     return dataset if level is None else dataset.with_level(level)

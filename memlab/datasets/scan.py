@@ -26,6 +26,7 @@ from memlab.datasets.untrusted import (
     dataset_file_exists,
     dataset_subdir,
     read_dataset_file,
+    reading_dataset,
 )
 
 
@@ -86,6 +87,7 @@ def scan_memory(
     ``workspaces`` reads (the groups sharing the root); everything else is reported.
     Every file is read inside ``dataset_dir`` (``untrusted``)."""
     root = dataset_dir / root_rel
+    base = os.fspath(root)  # each file's path as text: what ``root / rel`` spells
     files: dict[str, ScannedFile] = {}
     for rel, is_link in _walk(root):
         shown = f"{root_rel}/{rel}"
@@ -115,14 +117,14 @@ def scan_memory(
                 "warning",
             )
             continue
-        scanned = _scan_file(root / rel, dataset_dir, rel, shown, report)
+        scanned = _scan_file(f"{base}/{rel}", dataset_dir, rel, shown, report)
         if scanned is not None:
             files[rel] = scanned
     return files
 
 
 def _scan_file(
-    path: Path, dataset_dir: Path, rel: str, shown: str, report: ValidationReport
+    path: str | Path, dataset_dir: Path, rel: str, shown: str, report: ValidationReport
 ) -> ScannedFile | None:
     try:
         data = read_dataset_file(path, dataset_dir, MAX_MEMORY_FILE_BYTES)
@@ -216,8 +218,9 @@ def check_dataset_files(dataset_dir: Path) -> None:
     """Refuse (``DatasetFileRefused``, one line) a dataset whose manifest or covered files
     are not regular files inside it, reading none of the covered files (a cheap check
     before handing the dataset to a notebook)."""
-    for rel in [MANIFEST, *covered_paths(dataset_dir)]:
-        dataset_file_exists(dataset_dir / rel, dataset_dir)
+    with reading_dataset(dataset_dir):
+        for rel in [MANIFEST, *covered_paths(dataset_dir)]:
+            dataset_file_exists(dataset_dir / rel, dataset_dir)
 
 
 def _sha256(dataset_dir: Path, rel: str) -> str:
@@ -241,7 +244,8 @@ def compute_digest(
 ) -> str:
     """``sha256:<hex>`` of the ``sha256sum``-style listing ``<hex>  <path>\\n`` of covered
     files (``known``: hashes already taken, as ``digest_listing`` reads them)."""
-    return digest_of(digest_listing(Path(dataset_dir), roots, known))
+    with reading_dataset(dataset_dir):
+        return digest_of(digest_listing(Path(dataset_dir), roots, known))
 
 
 def workspace_dirs(root: Path) -> list[str]:

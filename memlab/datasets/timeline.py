@@ -12,7 +12,7 @@ version each path ever has, used to check fact texts and line spans.
 
 from __future__ import annotations
 
-import dataclasses
+from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
 from memlab.datasets.fields import Record
@@ -36,7 +36,9 @@ ACTIONS = ("bytes", "content", "append", "delete")
 
 def is_session_log(rel: str) -> bool:
     """``<workspace>/sessions/<name>.md``: a file Dream reads and deletes (SPEC §7)."""
-    parts = PurePosixPath(rel).parts
+    parts: Sequence[str] = rel.split("/")
+    if "" in parts or "." in parts:  # not a plain relative path: as PurePosixPath splits it
+        parts = PurePosixPath(rel).parts
     return len(parts) == 3 and parts[1] == SESSIONS_DIR and parts[2].endswith(".md")
 
 
@@ -224,6 +226,9 @@ def mark_session_ends(events: list[Event]) -> tuple[Event, ...]:
         if e.action != "delete" and is_session_log(e.path) and e.path not in explicit:
             last[e.path] = i
     marked = set(last.values())
-    return tuple(
-        dataclasses.replace(e, end=True) if i in marked else e for i, e in enumerate(events)
-    )
+    return tuple(_ended(e) if i in marked else e for i, e in enumerate(events))
+
+
+def _ended(e: Event) -> Event:
+    """``dataclasses.replace(e, end=True)``, without its per-call field introspection."""
+    return Event(e.at, e.path, e.action, e.source, e.nbytes, True, e.line, e.within)

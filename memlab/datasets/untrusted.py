@@ -10,6 +10,11 @@ cap. Memory roots are resolved inside the folder too (``dataset_subdir``), so a
 ``memory/`` that is a link to a folder elsewhere is refused before anything
 under it is listed.
 
+Within ``reading_dataset(folder)`` (what loading, validating and digesting a
+dataset use) the reads of that folder's files share one ``memlab.safefs.RootedReader``:
+the folder and each directory resolved and checked once, not every component
+of every file at every read; the checks and refusals are the same.
+
 A refusal is a ``DatasetFileRefused``: a ``DatasetError`` of one line naming the
 file and why, raised at once (nothing else is read; the CLI exits 2).
 """
@@ -18,11 +23,13 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path, PurePosixPath
 
 from memlab.errors import DatasetError
-from memlab.safefs import MiB, Refused, kind_of, read_bytes, resolve_inside
+from memlab.safefs import MiB, Refused, RootedReader, kind_of, read_bytes, resolve_inside
 
 MAX_MEMORY_FILE_BYTES = 64 * MiB  # a memory or versions/ file larger than this is refused
 MAX_TABLE_BYTES = 256 * MiB  # manifest.json, *.jsonl, qrels*.tsv
@@ -34,8 +41,34 @@ class DatasetFileRefused(DatasetError):
     """A dataset file memlab will not read; the message is one line."""
 
 
+_READER: ContextVar[RootedReader | None] = ContextVar("memlab_dataset_reader", default=None)
+
+
 def _refused(exc: Refused) -> DatasetFileRefused:
     return DatasetFileRefused(f"dataset file {exc} — {_FIX}")
+
+
+@contextmanager
+def reading_dataset(dataset_dir: str | Path) -> Iterator[RootedReader]:
+    """Within it, every read of a file of ``dataset_dir`` (``read_dataset_file``,
+    ``dataset_file_exists``) goes through one ``RootedReader`` (closed at the end): the
+    same checks and refusals, each directory resolved once. An active reader of the
+    same folder is reused."""
+    active = _reader_for(dataset_dir)
+    if active is not None:
+        yield active
+        return
+    with RootedReader(dataset_dir) as reader:
+        token = _READER.set(reader)
+        try:
+            yield reader
+        finally:
+            _READER.reset(token)
+
+
+def _reader_for(dataset_dir: str | Path) -> RootedReader | None:
+    reader = _READER.get()
+    return reader if reader is not None and reader.serves(dataset_dir) else None
 
 
 def read_dataset_file(path: str | Path, dataset_dir: str | Path, max_bytes: int) -> bytes:
@@ -43,7 +76,10 @@ def read_dataset_file(path: str | Path, dataset_dir: str | Path, max_bytes: int)
 
     ``FileNotFoundError`` if it does not exist; ``DatasetFileRefused`` for anything
     memlab will not read."""
+    reader = _reader_for(dataset_dir)
     try:
+        if reader is not None:
+            return reader.read(path, max_bytes).data
         return read_bytes(path, root=dataset_dir, max_bytes=max_bytes).data
     except Refused as exc:
         raise _refused(exc) from None
@@ -75,7 +111,14 @@ def _mode_inside(
 def dataset_file_exists(path: str | Path, dataset_dir: str | Path) -> bool:
     """Is ``path`` a regular file inside ``dataset_dir``? False if it does not exist;
     ``DatasetFileRefused`` if it leads outside or is not a regular file (nothing read)."""
-    mode = _mode_inside(path, dataset_dir, os.lstat)
+    reader = _reader_for(dataset_dir)
+    if reader is None:
+        mode = _mode_inside(path, dataset_dir, os.lstat)
+    else:
+        try:
+            mode = reader.lstat_mode(path)
+        except Refused as exc:
+            raise _refused(exc) from None
     if mode is None:
         return False
     if not stat.S_ISREG(mode):

@@ -126,13 +126,14 @@ def evaluate_rows(
             add(qid, m.name, values[m.name][qid])
     stale_of = timeline.stale  # built once: a dict over every query
     count_hits = "Hits" in measures  # when asked for (the other agent measures: always)
+    seen: dict[str, frozenset[str]] = {}  # snippet -> its tokens (Redundancy)
     for qid, q in queries.items():
         ranking, snippets = run.rankings.get(qid, []), run.snippets.get(qid, [])
         if count_hits:
             add(qid, "Hits", len(ranking))
         known_text = run.source is None  # an external run's snippets are unknown
         if known_text:
-            add(qid, "Redundancy", redundancy(snippets))
+            add(qid, "Redundancy", redundancy(snippets, seen))
         relevant = {d for d, g in qrels.get(qid, {}).items() if g > 0}
         stale = set(stale_of.get(qid, []))
         if unit == "file":
@@ -228,9 +229,10 @@ def aggregate_records(
             if _present(qid):
                 scored[run].add(qid)
     out: list[dict[str, Any]] = []
+    draws = stats.SharedDraws()  # the measures of one query set share one draw
     for run, measure in progress.counted(list(values), "confidence intervals", "measure"):
         x = np.asarray(values[(run, measure)], dtype=np.float64)
-        lo, hi = stats.bootstrap_ci(x, n_resamples, seed=seed)
+        lo, hi = stats.bootstrap_ci(x, n_resamples, seed=seed, draws=draws)
         out.append(
             {
                 "run": run,
@@ -291,6 +293,7 @@ def compare(
         raise ConfigError(unknown_name("test", str(test), TESTS))
     wide = perquery.pivot_table(index=["measure", "query_id"], columns="run", values="value")
     rows = []
+    draws = stats.SharedDraws()
     for run in [r for r in perquery["run"].unique() if r != baseline]:
         for measure in perquery["measure"].unique():
             if measure not in wide.index.get_level_values(0):
@@ -300,7 +303,7 @@ def compare(
                 continue
             a, b = part[baseline].to_numpy(), part[run].to_numpy()
             p = stats.paired_t(a, b) if test == "t" else stats.fisher_randomisation(a, b, seed=seed)
-            lo, hi = stats.bootstrap_ci(b - a, n_resamples, seed=seed)
+            lo, hi = stats.bootstrap_ci(b - a, n_resamples, seed=seed, draws=draws)
             wtl = stats.win_tie_loss(a, b)
             rows.append(
                 {

@@ -45,7 +45,7 @@ from memlab.datasets.untrusted import MAX_MEMORY_FILE_BYTES
 from memlab.embeddings.base import EmbeddingProvider, checked_embed
 from memlab.errors import EmbeddingError
 from memlab.eval.memory import Memory
-from memlab.safefs import Refused, read_bytes
+from memlab.safefs import Refused, RootedReader
 from memlab.search.vector_batch import VectorMatrix
 from memlab.store import vectors
 from memlab.store.files import FileText, Skip, decode_memory_bytes
@@ -116,8 +116,7 @@ class GroupReplay:
         self.by_path: dict[str, list[IndexedChunk]] = {}
         self._chunks: ChunkIndex | None = None
         self.contents: dict[str, bytes] = {}  # the files, when they are not written out
-        self._roots: dict[Path, str] = {}  # dataset folder -> resolved (read_bytes' root)
-        self._folders: dict[str, str] = {}  # a folder of its files -> resolved
+        self._readers: dict[Path, RootedReader] = {}  # dataset folder -> its reader
         self.mtimes: dict[str, int] = {}
         self.touched: set[str] = set()
         self.dreams: list[DreamRecord] = []
@@ -148,6 +147,8 @@ class GroupReplay:
 
     def close(self, keep: bool = False) -> None:
         self.store.close()
+        for reader in self._readers.values():
+            reader.close()
         if not keep:
             shutil.rmtree(self.work, ignore_errors=True)
 
@@ -213,27 +214,16 @@ class GroupReplay:
         self.store.index.reindex_contents(items)
 
     def _event_bytes(self, event: Event) -> bytes:
-        """``event.data()`` with the dataset folder, and each folder of its files, resolved
-        once per replay, not once per file (the same checks: ``memlab.safefs.read_bytes``
-        inside the folder; a refused file, a link among them, is read again by
-        ``event.data()``, which follows the link or raises the dataset's error)."""
+        """``event.data()`` with the dataset folder and its directories resolved once per
+        replay, not once per file (the same checks: ``memlab.safefs.RootedReader``; a refused
+        file is read again by ``event.data()``, which raises the dataset's error)."""
         if event.source is None or event.within is None:
             return event.data()
-        root = self._roots.get(event.within)
-        if root is None:
-            root = self._roots[event.within] = os.path.realpath(event.within)
-        folder, name = os.path.split(event.source)
-        real = self._folders.get(folder)
-        if real is None:
-            real = self._folders[folder] = os.path.realpath(folder)
+        reader = self._readers.get(event.within)
+        if reader is None:
+            reader = self._readers[event.within] = RootedReader(event.within)
         try:
-            data = read_bytes(
-                os.path.join(real, name),
-                root=root,
-                max_bytes=MAX_MEMORY_FILE_BYTES,
-                root_resolved=True,
-                dir_resolved=True,
-            ).data
+            data = reader.read(event.source, MAX_MEMORY_FILE_BYTES).data
         except Refused:
             return event.data()
         return data if event.nbytes is None else data[: event.nbytes]

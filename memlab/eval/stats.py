@@ -79,7 +79,12 @@ def holm(pvalues: Values) -> list[float]:
 
 
 def bootstrap_ci(
-    values: Values, n_resamples: int = 10_000, level: float = 0.95, seed: int = 0
+    values: Values,
+    n_resamples: int = 10_000,
+    level: float = 0.95,
+    seed: int = 0,
+    *,
+    draws: SharedDraws | None = None,
 ) -> tuple[float, float]:
     """Percentile bootstrap interval of the mean of ``values`` (seeded; (nan, nan) if
     empty, the value itself for one value): ``n_resamples`` resamples drawn as
@@ -87,14 +92,28 @@ def bootstrap_ci(
     ``(1 + level)/2`` quantiles of their means — what ``scipy.stats.bootstrap``
     (method "percentile") computes from the same generator, to rounding (tested).
     It is written out here because importing scipy.stats costs most of a second in
-    every fresh kernel, before the first metric."""
+    every fresh kernel, before the first metric. ``draws``: resamples shared with the
+    other intervals of one table (the same draws, taken once)."""
     x = np.asarray(values, dtype=np.float64)
     if len(x) < 2:
         return (float("nan"), float("nan")) if len(x) == 0 else (float(x[0]), float(x[0]))
-    means = x[resample_indices(len(x), n_resamples, seed)].mean(axis=1)
+    indices = (draws or resample_indices)(len(x), n_resamples, seed)
+    means = _resampled_means(x, indices)
     alpha = (1.0 - level) / 2.0
     lo, hi = np.quantile(means, [alpha, 1.0 - alpha])
     return (float(lo), float(hi))
+
+
+def _resampled_means(
+    x: npt.NDArray[np.float64], indices: npt.NDArray[np.int64], rows: int = 128
+) -> npt.NDArray[np.float64]:
+    """``x[indices].mean(axis=1)``, ``rows`` resamples at a time: each resample's mean is
+    taken on its own either way (the same values), and a block of them stays in the
+    CPU's cache instead of one array the size of the whole draw."""
+    out = np.empty(len(indices), dtype=np.float64)
+    for start in range(0, len(indices), rows):
+        out[start : start + rows] = np.take(x, indices[start : start + rows]).mean(axis=1)
+    return out
 
 
 CACHED_DRAWS = 2_000_000  # index matrices up to this size are kept (16 MB each)
@@ -119,6 +138,25 @@ def _kept_indices(n: int, n_resamples: int, seed: int) -> npt.NDArray[np.int64]:
     drawn = _draw_indices(n, n_resamples, seed)
     drawn.flags.writeable = False
     return drawn
+
+
+class SharedDraws:
+    """``resample_indices`` keeping its last draw while the caller holds it: the
+    intervals of one table over the same queries (every measure of a run) share one
+    draw, whatever its size, and nothing is kept after the table."""
+
+    def __init__(self) -> None:
+        self._key: tuple[int, int, int] | None = None
+        self._drawn: npt.NDArray[np.int64] | None = None
+
+    def __call__(self, n: int, n_resamples: int, seed: int) -> npt.NDArray[np.int64]:
+        if type(seed) is not int:
+            return resample_indices(n, n_resamples, seed)
+        key = (n, n_resamples, seed)
+        if self._drawn is None or key != self._key:
+            self._drawn = None  # the former draw is freed before the next is taken
+            self._drawn, self._key = resample_indices(n, n_resamples, seed), key
+        return self._drawn
 
 
 @dataclass(frozen=True)

@@ -240,6 +240,7 @@ def test_loading_reads_each_memory_file_once(
     read) and is the digest of the files, as ``compute_digest`` reads them."""
     import memlab.datasets.scan as scan
 
+    monkeypatch.setenv("MEMLAB_DATASET_CACHE", "0")  # the reads of a full load, not a kept one
     shipped = which == "shipped"
     path = load_dataset("agent-memory").path if shipped else request.getfixturevalue(which)
     expected = compute_digest(path)

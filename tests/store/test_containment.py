@@ -138,25 +138,6 @@ def test_containment_resolves_every_component(memory: Path, secret: Path) -> Non
     assert read_bytes(inside, root=memory, max_bytes=1 << 20).data.startswith(b"# Preferences")
 
 
-def test_a_resolved_folder_leaves_only_the_last_component_unfollowed(
-    memory: Path, secret: Path
-) -> None:
-    """``dir_resolved`` (a replay resolves each folder once): the file's own name is not
-    followed — a link there is refused, inside the root or not — and the containment
-    check still holds."""
-    real = os.path.realpath(memory)
-    mb = 1 << 20
-    plain = read_bytes(Path(real, "MEMORY.md"), root=real, max_bytes=mb, dir_resolved=True)
-    assert plain.data.startswith(b"# Preferences")
-    os.symlink(memory / "MEMORY.md", memory / WS / "alias.md")
-    os.symlink(secret, memory / WS / "away.md")
-    for name in ("alias.md", "away.md"):
-        with pytest.raises(Refused, match="symbolic link"):
-            read_bytes(Path(real, WS, name), root=real, max_bytes=mb, dir_resolved=True)
-    with pytest.raises(Outside):
-        read_bytes(os.path.realpath(secret), root=memory, max_bytes=mb, dir_resolved=True)
-
-
 def test_size_cap_is_checked_before_reading(memory: Path, tmp_path: Path) -> None:
     big = memory / WS / "sessions" / "2026-01-09-big-cccc0000.md"
     with open(big, "wb") as fh:

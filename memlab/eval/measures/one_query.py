@@ -23,11 +23,18 @@ def judged_at(ranking: Sequence[str], judged: Mapping[str, int], k: int) -> floa
     return sum(1 for d in top if d in judged) / k if top else 0.0
 
 
-def redundancy(snippets: Sequence[str]) -> float | None:
-    """Mean pairwise Jaccard of snippet token sets; None with fewer than two."""
+def redundancy(
+    snippets: Sequence[str], seen: dict[str, frozenset[str]] | None = None
+) -> float | None:
+    """Mean pairwise Jaccard of snippet token sets; None with fewer than two.
+    ``seen``: the token sets of snippets already split (a run's queries share many
+    snippets), filled as it goes."""
     if len(snippets) < 2:
         return None
-    tokens = [snippet_tokens(s) for s in snippets]
+    if seen is None:
+        tokens = [snippet_tokens(s) for s in snippets]
+    else:
+        tokens = [seen[s] if s in seen else seen.setdefault(s, snippet_tokens(s)) for s in snippets]
     pairs = [jaccard(a, b) for i, a in enumerate(tokens) for b in tokens[i + 1 :]]
     return sum(pairs) / len(pairs)
 

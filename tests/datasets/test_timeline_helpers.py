@@ -1,0 +1,38 @@
+"""The shortcuts of the loader's hot loops give what the plain forms give (issue 30)."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path, PurePosixPath
+
+from memlab.datasets.model import Event
+from memlab.datasets.timeline import _ended, is_session_log
+
+
+def test_is_session_log_splits_as_pure_posix_path() -> None:
+    def plain(rel: str) -> bool:
+        parts = PurePosixPath(rel).parts
+        return len(parts) == 3 and parts[1] == "sessions" and parts[2].endswith(".md")
+
+    for rel in [
+        "ws/sessions/a.md",
+        "ws/sessions/a.txt",
+        "ws//sessions/a.md",
+        "ws/./sessions/a.md",
+        "/ws/sessions/a.md",
+        "ws/sessions/a.md/",
+        "./ws/sessions/a.md",
+        "ws/sessions/x/a.md",
+        "MEMORY.md",
+        "sessions/a.md",
+        "",
+    ]:
+        assert is_session_log(rel) == plain(rel), rel
+
+
+def test_ended_is_dataclasses_replace() -> None:
+    e = Event(3.5, "ws/sessions/a.md", "append", Path("/d/v/a.md"), 12, False, 7, Path("/d"))
+    assert _ended(e) == dataclasses.replace(e, end=True)
+    assert {f.name for f in dataclasses.fields(Event)} == {
+        "at", "path", "action", "source", "nbytes", "end", "line", "within"
+    }  # a new field must be carried by _ended too  # fmt: skip
