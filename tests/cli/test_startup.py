@@ -80,6 +80,24 @@ def test_the_probe_sees_heavy_imports() -> None:
     assert "numba" in heavy_modules("dream", "simulate", "--users", "3", "--days", "1", "--json")
 
 
+def test_dream_simulate_starts_numba_without_scipy_linalg() -> None:
+    """numba's start asks for scipy.linalg only to pick BLAS for ``np.correlate``; the
+    simulator hides it then (``memlab.jit.start_without_scipy``), and numba's ``np.dot``
+    still imports it when compiled later in the same process."""
+    code = (
+        "import sys\n"
+        "from memlab.cli import main\n"
+        "code = main(['dream', 'simulate', '--users', '3', '--days', '1', '--json'])\n"
+        "hidden = 'scipy.linalg' not in sys.modules\n"
+        "import numpy as np\n"
+        "from memlab.jit import numba\n"
+        "dot = numba().njit(lambda a, b: np.dot(a, b))\n"
+        "print(code, hidden, dot(np.ones(3), np.ones(3)), file=sys.stderr)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.stderr.strip().splitlines()[-1] == "0 True 3.0"
+
+
 def test_each_command_is_mapped_to_the_module_that_registers_it() -> None:
     registered = {}
     for name in COMMAND_MODULES:

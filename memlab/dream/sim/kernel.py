@@ -170,8 +170,9 @@ def ready() -> None:
     that they start with it instead of each loading it again. A line on stderr says so
     when it is about to be compiled (nothing in numba's cache yet)."""
     from memlab.dream.sim.sessions import generate_sessions
-    from memlab.jit import note_compiling
+    from memlab.jit import note_compiling, start_without_scipy
 
+    start_without_scipy()
     note_compiling("the Dream simulator's engine", loop.__name__)
     from memlab.dream.sim.trace import build_trace
 
