@@ -60,6 +60,21 @@ def uniforms(toff: Any, u0: int, seed32: np.uint64, stream: int) -> Any:
     return out
 
 
+@nb.njit(cache=True, nogil=True)
+def one_slot_starts(off: Any, arrive: Any, length: Any) -> Any:
+    """Session start times (ms) with one session at a time per user (``sim.sessions``):
+    at arrival, or when the user's previous session ends — the running maximum that
+    ``_schedule``'s formula takes, in one pass (whole numbers: the same values)."""
+    start = np.empty_like(arrive)
+    for u in range(len(off) - 1):
+        free = np.iinfo(np.int64).min
+        for i in range(off[u], off[u + 1]):
+            s = max(arrive[i], free)
+            start[i] = s
+            free = s + length[i]
+    return start
+
+
 _INLINE = {"cache": True, "nogil": True, "inline": "always"}
 
 
@@ -67,7 +82,8 @@ _INLINE = {"cache": True, "nogil": True, "inline": "always"}
 def _record(rows: Any, rows_f: Any, us: Any, row: Any, at: float, inp: float, ans: float) -> None:
     """Append one attempt (``row``: the int columns) at the user's next row."""
     n = us[lay.U_ROW]
-    rows[:, n] = row
+    for c in range(lay.ROW_INTS):  # a loop: a slice assignment checks for overlap
+        rows[c, n] = row[c]
     rows_f[lay.F_ACQUIRE, n], rows_f[lay.F_INPUT, n], rows_f[lay.F_RESPONSE, n] = at, inp, ans
     us[lay.U_ROW] = n + 1
 

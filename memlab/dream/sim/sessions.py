@@ -93,14 +93,11 @@ def _schedule(user: I64, arrive: I64, length: I64, slots: int, users: int) -> I6
     if slots == 0 or len(user) == 0:
         return arrive.copy()
     off = offsets(user, users)
+    if slots == 1:  # start_i = max(a_i, end_{i−1}): compiled (numba, ``sim.loop``)
+        from memlab.dream.sim.loop import one_slot_starts
+
+        return one_slot_starts(off, arrive, length)  # type: ignore[no-any-return]
     counts = np.diff(off)
-    if slots == 1:  # end_i = S_i + max_{j<=i}(a_j − S_{j−1}), a segmented running max
-        cs = np.cumsum(length)
-        before = np.repeat(np.where(off[:-1] > 0, cs[np.maximum(off[:-1] - 1, 0)], 0), counts)
-        s_prev = cs - length - before
-        shift = user << 42  # keeps each user's running max to itself (exact in int64)
-        best = np.maximum.accumulate(arrive - s_prev + shift) - shift
-        return s_prev + best
     by_count = np.argsort(-counts, kind="stable")
     free = np.full((users, slots), np.iinfo(np.int64).min)
     start = np.empty_like(arrive)
