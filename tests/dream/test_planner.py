@@ -36,7 +36,7 @@ def test_calls_in_flight_at_each_second() -> None:
 
 @pytest.mark.parametrize("seed", range(8))
 def test_flight_levels_count_the_seconds_of_each_level(seed: int) -> None:
-    """The histogram of calls in flight from the change points equals the one counted
+    """The compiled histogram of calls in flight equals the one counted
     second by second (calls before, across and after the horizon, empty and instant)."""
     rng = np.random.default_rng(seed)
     seconds = int(rng.integers(1, 400))

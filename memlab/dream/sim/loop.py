@@ -75,6 +75,26 @@ def one_slot_starts(off: Any, arrive: Any, length: Any) -> Any:
     return start
 
 
+@nb.njit(cache=True, nogil=True)
+def seconds_at_level(first: Any, stop: Any, seconds: int) -> Any:
+    """``planner.flight_levels``: how many of the seconds 0 … seconds − 1 had 0, 1, 2 …
+    calls in flight, call i in flight at seconds first[i] … stop[i] − 1 (clipped to the
+    horizon): the changes per second, then one pass over the seconds."""
+    delta = np.zeros(seconds + 1, dtype=np.int32)
+    for i in range(len(first)):
+        lo, hi = min(max(first[i], 0), seconds), min(max(stop[i], 0), seconds)
+        if hi > lo:
+            delta[lo] += 1
+            delta[hi] -= 1
+    counts = np.zeros(len(first) + 1, dtype=np.int64)
+    level = top = 0
+    for s in range(seconds):
+        level += delta[s]
+        counts[level] += 1
+        top = max(top, level)
+    return counts[: top + 1].copy()
+
+
 _INLINE = {"cache": True, "nogil": True, "inline": "always"}
 
 

@@ -52,20 +52,16 @@ def in_flight(first: ArrayLike, stop: ArrayLike, seconds: int) -> I64:
 
 def flight_levels(first: ArrayLike, stop: ArrayLike, seconds: int) -> I64:
     """``np.bincount(in_flight(first, stop, seconds))`` — how many seconds had 0, 1, 2 …
-    calls in flight — from the seconds where the count changes, without a cumulative
-    sum over every second of the horizon."""
-    lo = np.clip(np.asarray(first, dtype=np.int64), 0, seconds)
-    hi = np.clip(np.asarray(stop, dtype=np.int64), 0, seconds)
-    keep = hi > lo
-    delta = np.bincount(lo[keep], minlength=seconds + 1)
-    delta -= np.bincount(hi[keep], minlength=seconds + 1)
-    change = np.flatnonzero(delta[:seconds])  # the count changes at these seconds
-    level = np.cumsum(delta[change])  # … to these values, until the next change
-    length = np.diff(change, append=seconds)
-    lead = change[0] if change.size else seconds  # seconds with nothing yet in flight
-    counts = np.bincount(level, weights=length, minlength=1).astype(np.int64)
-    counts[0] += lead
-    return counts
+    calls in flight — in one compiled pass over the seconds (``loop.seconds_at_level``:
+    no cumulative sum or histogram of every second of the horizon in memory)."""
+    from memlab.dream.sim.loop import seconds_at_level
+
+    levels: I64 = seconds_at_level(
+        np.ascontiguousarray(first, dtype=np.int64),
+        np.ascontiguousarray(stop, dtype=np.int64),
+        int(seconds),
+    )
+    return levels
 
 
 def horizon_seconds(days: float) -> int:
