@@ -95,6 +95,22 @@ def seconds_at_level(first: Any, stop: Any, seconds: int) -> Any:
     return counts[: top + 1].copy()
 
 
+@nb.njit(cache=True, nogil=True)
+def minutes_histogram(log_end: Any, consolidated: Any) -> Any:
+    """``planner.freshness_histogram``: logs by whole minutes (rounded up, at least 0)
+    from ``log_end`` to ``consolidated``, those never consolidated (not finite) left out."""
+    top = -1
+    for i in range(len(consolidated)):
+        if np.isfinite(consolidated[i]):
+            minutes = max(np.ceil((consolidated[i] - log_end[i]) / 60.0), 0.0)
+            top = max(top, np.int64(minutes))
+    counts = np.zeros(top + 1, dtype=np.int64)
+    for i in range(len(consolidated)):
+        if np.isfinite(consolidated[i]):
+            counts[np.int64(max(np.ceil((consolidated[i] - log_end[i]) / 60.0), 0.0))] += 1
+    return counts
+
+
 _INLINE = {"cache": True, "nogil": True, "inline": "always"}
 
 

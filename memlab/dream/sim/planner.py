@@ -72,11 +72,15 @@ def horizon_seconds(days: float) -> int:
 
 def freshness_histogram(log_end: ArrayLike, consolidated: ArrayLike) -> I64:
     """How many logs were first consolidated after m whole minutes (rounded up), per m;
-    logs never consolidated (``inf``) are left out."""
-    c = np.asarray(consolidated, dtype=float)
-    done = np.isfinite(c)
-    minutes = np.ceil((c[done] - np.asarray(log_end, dtype=float)[done]) / MINUTE)
-    return np.bincount(np.maximum(minutes, 0).astype(np.int64))
+    logs never consolidated (``inf``) are left out. Compiled (``loop.minutes_histogram``):
+    ``np.bincount(np.maximum(np.ceil((c − end) / MINUTE), 0))`` over the finite c."""
+    from memlab.dream.sim.loop import minutes_histogram
+
+    counts: I64 = minutes_histogram(
+        np.ascontiguousarray(log_end, dtype=np.float64),
+        np.ascontiguousarray(consolidated, dtype=np.float64),
+    )
+    return counts
 
 
 def add_histograms(a: ArrayLike, b: ArrayLike) -> I64:
