@@ -68,8 +68,7 @@ def _loop_trace(trace: Trace) -> layout.Trace:
     if trace.latency_mean <= 0 or trace.latency_sigma <= 0 or not triggers:
         latency = _floats(trace.latency(np.arange(triggers)))
     else:  # Trace.latency of every trigger, its hashing compiled
-        draws = (loop.uniforms(toff, int(trace.u0), seed32, s) for s in (1, 2))
-        latency = _floats(trace.lognormal(*draws))
+        latency = _floats(trace.lognormal(*loop.latency_uniforms(toff, int(trace.u0), seed32)))
     log_bytes = _ints(trace.log_bytes)
     cost = np.concatenate([[0], np.cumsum(SESSION_COST + log_bytes)])
     return layout.Trace(
