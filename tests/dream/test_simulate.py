@@ -194,6 +194,24 @@ def test_one_session_at_a_time_is_the_general_schedule_with_one_slot() -> None:
     assert np.array_equal(start, s_prev + np.maximum.accumulate(arrive - s_prev + shift) - shift)
 
 
+def test_sorted_uniforms_are_the_normalised_spacings() -> None:
+    """The compiled normalisation (``loop.normalised_spacings``) gives the values of the
+    numpy formula it replaced, users without sessions included."""
+    from memlab.dream.sim.sessions import _sorted_uniforms
+
+    counts = np.random.default_rng(3).poisson(np.linspace(0, 300, 200))
+    counts[:3] = 0
+    cs = np.cumsum(np.random.default_rng(4).exponential(size=int(counts.sum()) + len(counts)))
+    last = np.cumsum(counts + 1) - 1
+    first = last - counts
+    base = np.where(first > 0, cs[np.maximum(first - 1, 0)], 0.0)
+    values = (cs - np.repeat(base, counts + 1)) / np.repeat(cs[last] - base, counts + 1)
+    keep = np.ones(len(cs), dtype=bool)
+    keep[last] = False
+    got = _sorted_uniforms(np.random.default_rng(4), counts)
+    assert np.array_equal(got, values[keep]) and np.all((got > 0) & (got < 1))
+
+
 def test_blocks_are_invisible(monkeypatch: pytest.MonkeyPatch) -> None:
     """Users are independent and draws are keyed by fleet-wide trigger numbers, so
     simulating in blocks gives the very same attempts as one pass."""

@@ -63,6 +63,23 @@ def latency_uniforms(toff: Any, u0: int, seed32: np.uint64) -> Any:
 
 
 @nb.njit(cache=True, nogil=True)
+def normalised_spacings(cs: Any, counts: Any) -> Any:
+    """``sessions._sorted_uniforms`` from the cumulative exponential spacings ``cs``: per
+    block of ``counts[u] + 1`` spacings, the first ``counts[u]`` partial sums over the
+    block's total (the same subtraction and division per value)."""
+    out = np.empty(cs.size - counts.size)
+    i = j = 0
+    for u in range(counts.size):
+        base = cs[i - 1] if i > 0 else 0.0
+        total = cs[i + counts[u]] - base
+        for k in range(i, i + counts[u]):
+            out[j] = (cs[k] - base) / total
+            j += 1
+        i += counts[u] + 1
+    return out
+
+
+@nb.njit(cache=True, nogil=True)
 def one_slot_starts(off: Any, arrive: Any, length: Any) -> Any:
     """Session start times (ms) with one session at a time per user (``sim.sessions``):
     at arrival, or when the user's previous session ends — the running maximum that

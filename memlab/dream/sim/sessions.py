@@ -52,15 +52,12 @@ class Sessions:
 
 def _sorted_uniforms(rng: np.random.Generator, counts: I64) -> F64:
     """Per block of ``counts[u]`` values: sorted uniforms on (0, 1), from normalised
-    exponential spacings (no sort needed)."""
+    exponential spacings (no sort needed; normalised in one compiled pass, ``sim.loop``)."""
+    from memlab.dream.sim.loop import normalised_spacings
+
     cs = np.cumsum(rng.exponential(size=int(counts.sum()) + len(counts)))
-    last = np.cumsum(counts + 1) - 1
-    first = last - counts
-    base = np.where(first > 0, cs[np.maximum(first - 1, 0)], 0.0)
-    values = (cs - np.repeat(base, counts + 1)) / np.repeat(cs[last] - base, counts + 1)
-    keep = np.ones(len(cs), dtype=bool)
-    keep[last] = False
-    return values[keep]
+    values: F64 = normalised_spacings(cs, np.ascontiguousarray(counts, dtype=np.int64))
+    return values
 
 
 def _arrival_times(unit: F64, params: SimParams) -> F64:
