@@ -170,7 +170,7 @@ def test_concurrency_limit_is_respected() -> None:
 
 
 def test_one_session_at_a_time_is_the_general_schedule_with_one_slot() -> None:
-    """The compiled one-slot schedule (``loop.one_slot_starts``) gives the start times of
+    """The compiled one-slot schedule (``kernels.one_slot_starts``) gives the start times of
     the general slot loop, and of the segmented running maximum it replaced."""
     from memlab.dream.sim.sessions import _schedule, offsets
 
@@ -195,7 +195,7 @@ def test_one_session_at_a_time_is_the_general_schedule_with_one_slot() -> None:
 
 
 def test_sorted_uniforms_are_the_normalised_spacings() -> None:
-    """The compiled normalisation (``loop.normalised_spacings``) gives the values of the
+    """The compiled normalisation (``kernels.normalised_spacings``) gives the values of the
     numpy formula it replaced, users without sessions included."""
     from memlab.dream.sim.sessions import _sorted_uniforms
 

@@ -27,6 +27,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from memlab.arrays import IntArray as I64
+from memlab.dream.sim.kernels import minutes_histogram, seconds_at_level
 
 MINUTE = 60.0
 
@@ -52,10 +53,8 @@ def in_flight(first: ArrayLike, stop: ArrayLike, seconds: int) -> I64:
 
 def flight_levels(first: ArrayLike, stop: ArrayLike, seconds: int) -> I64:
     """``np.bincount(in_flight(first, stop, seconds))`` — how many seconds had 0, 1, 2 …
-    calls in flight — in one compiled pass over the seconds (``loop.seconds_at_level``:
+    calls in flight — in one compiled pass over the seconds (``kernels.seconds_at_level``:
     no cumulative sum or histogram of every second of the horizon in memory)."""
-    from memlab.dream.sim.loop import seconds_at_level
-
     levels: I64 = seconds_at_level(
         np.ascontiguousarray(first, dtype=np.int64),
         np.ascontiguousarray(stop, dtype=np.int64),
@@ -72,10 +71,8 @@ def horizon_seconds(days: float) -> int:
 
 def freshness_histogram(log_end: ArrayLike, consolidated: ArrayLike) -> I64:
     """How many logs were first consolidated after m whole minutes (rounded up), per m;
-    logs never consolidated (``inf``) are left out. Compiled (``loop.minutes_histogram``):
+    logs never consolidated (``inf``) are left out. Compiled (``kernels.minutes_histogram``):
     ``np.bincount(np.maximum(np.ceil((c − end) / MINUTE), 0))`` over the finite c."""
-    from memlab.dream.sim.loop import minutes_histogram
-
     counts: I64 = minutes_histogram(
         np.ascontiguousarray(log_end, dtype=np.float64),
         np.ascontiguousarray(consolidated, dtype=np.float64),

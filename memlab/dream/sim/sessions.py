@@ -15,6 +15,7 @@ import numpy as np
 
 from memlab.arrays import FloatArray as F64
 from memlab.arrays import IntArray as I64
+from memlab.dream.sim.kernels import normalised_spacings, one_slot_starts
 from memlab.dream.sim.params import DIURNAL, WEEKDAYS, SimParams
 from memlab.timefmt import DAY
 
@@ -52,9 +53,7 @@ class Sessions:
 
 def _sorted_uniforms(rng: np.random.Generator, counts: I64) -> F64:
     """Per block of ``counts[u]`` values: sorted uniforms on (0, 1), from normalised
-    exponential spacings (no sort needed; normalised in one compiled pass, ``sim.loop``)."""
-    from memlab.dream.sim.loop import normalised_spacings
-
+    exponential spacings (no sort needed; normalised in one compiled pass, ``sim.kernels``)."""
     cs = np.cumsum(rng.exponential(size=int(counts.sum()) + len(counts)))
     values: F64 = normalised_spacings(cs, np.ascontiguousarray(counts, dtype=np.int64))
     return values
@@ -90,10 +89,9 @@ def _schedule(user: I64, arrive: I64, length: I64, slots: int, users: int) -> I6
     if slots == 0 or len(user) == 0:
         return arrive.copy()
     off = offsets(user, users)
-    if slots == 1:  # start_i = max(a_i, end_{i−1}): compiled (numba, ``sim.loop``)
-        from memlab.dream.sim.loop import one_slot_starts
-
-        return one_slot_starts(off, arrive, length)  # type: ignore[no-any-return]
+    if slots == 1:  # start_i = max(a_i, end_{i−1}): compiled (``sim.kernels``)
+        starts: I64 = one_slot_starts(off, arrive, length)
+        return starts
     counts = np.diff(off)
     by_count = np.argsort(-counts, kind="stable")
     free = np.full((users, slots), np.iinfo(np.int64).min)
