@@ -65,6 +65,21 @@ def test_help_imports_nothing_heavy() -> None:
     assert heavy_modules("search", "--help") == []
 
 
+def test_engine_help_loads_no_store_or_search() -> None:
+    """Parsing ``index``/``search``/``demo`` (their ``--help``) imports the command module
+    only: the store, the search pipeline and numpy load when a command runs."""
+    code = (
+        "import sys\n"
+        "from memlab.cli import main\n"
+        "code = main(['search', '--help'])\n"
+        "later = ('numpy', 'memlab.store.store', 'memlab.search.pipeline', "
+        "'memlab.search.explain')\n"
+        "print(code, sorted(set(later) & set(sys.modules)), file=sys.stderr)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.stderr.strip().splitlines()[-1] == "0 []"
+
+
 def test_a_search_imports_nothing_heavy(tmp_path: Path) -> None:
     root = tmp_path / "memory"
     write(root, f"{WS}/MEMORY.md", "# Project\n\nCI runs on Node 22.\n")
