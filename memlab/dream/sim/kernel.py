@@ -173,9 +173,10 @@ def ready() -> None:
 
     start_without_scipy()
     note_compiling("the Dream simulator's engine", loop.__name__)
-    from memlab.dream.sim.planner import freshness_histogram
+    from memlab.dream.sim.planner import flight_levels, freshness_histogram
     from memlab.dream.sim.trace import build_trace
 
     params, config = SimParams(users=2, days=1.0), DreamConfig()
     simulate_trace_compiled(build_trace(generate_sessions(params), config, params), config, params)
     freshness_histogram(np.zeros(1), np.zeros(1))  # what every block runs after the engine
+    flight_levels(np.zeros(1), np.ones(1), 2)  # and the summary (``memlab warmup``: compiled)
