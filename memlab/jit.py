@@ -72,3 +72,25 @@ def note_compiling(what: str = "ranx's metrics", package: str = "ranx.metrics") 
         file=sys.stderr,
         flush=True,
     )
+
+
+def start_without_scipy() -> None:
+    """Start numba's CPU target (its registries of implementations) without importing
+    ``scipy.linalg``, when nothing in this process has imported it yet.
+
+    The first call of any compiled function starts the target, which imports
+    ``numba.np.arraymath``; that module asks for ``scipy.linalg.cython_blas`` once, only
+    to choose between BLAS and a plain loop for ``np.correlate`` and ``np.convolve`` of
+    floats — and importing scipy.linalg costs about 0.2 s CPU. The Dream simulator uses
+    neither, so it starts numba with scipy.linalg hidden for that moment: those two
+    functions, if compiled later in this process, take the plain loop. Everything else
+    (``np.dot`` in numba, ranx, the statistics) imports scipy.linalg as usual."""
+    nb = numba()
+    if "scipy.linalg" in sys.modules:  # imported already: nothing to save
+        return
+    sys.modules["scipy.linalg"] = None  # type: ignore[assignment]  # its import: ImportError
+    try:
+        nb.core.registry.cpu_target.target_context.refresh()
+    finally:
+        if "scipy.linalg" in sys.modules and sys.modules["scipy.linalg"] is None:
+            del sys.modules["scipy.linalg"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memlab.cli.args import integer, number, time_value, workspace_name
 from memlab.cli.commands import summary
@@ -17,10 +17,10 @@ from memlab.config import (
     MemlabConfig,
     strategy_names,
 )
-from memlab.search.explain import format_result
-from memlab.search.pipeline import search
-from memlab.store.store import MemoryStore
 from memlab.timefmt import parse_time
+
+if TYPE_CHECKING:  # the store and the search are imported by the commands that run them
+    from memlab.store.store import MemoryStore
 
 
 def register(sub: Any) -> None:
@@ -131,6 +131,7 @@ def config_from_args(args: argparse.Namespace) -> MemlabConfig:
 
 def open_store(args: argparse.Namespace, *, rebuild: bool = False) -> MemoryStore:
     from memlab.embeddings.registry import get_embedder
+    from memlab.store.store import MemoryStore
 
     embedder = get_embedder(args.embedder) if args.embedder else None
     if rebuild:
@@ -184,6 +185,8 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
+    from memlab.search.explain import format_result
+    from memlab.search.pipeline import search
     from memlab.search.scoring import get_strategy
 
     cfg = config_from_args(args)

@@ -65,6 +65,21 @@ def test_help_imports_nothing_heavy() -> None:
     assert heavy_modules("search", "--help") == []
 
 
+def test_engine_help_loads_no_store_or_search() -> None:
+    """Parsing ``index``/``search``/``demo`` (their ``--help``) imports the command module
+    only: the store, the search pipeline and numpy load when a command runs."""
+    code = (
+        "import sys\n"
+        "from memlab.cli import main\n"
+        "code = main(['search', '--help'])\n"
+        "later = ('numpy', 'memlab.store.store', 'memlab.search.pipeline', "
+        "'memlab.search.explain')\n"
+        "print(code, sorted(set(later) & set(sys.modules)), file=sys.stderr)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.stderr.strip().splitlines()[-1] == "0 []"
+
+
 def test_a_search_imports_nothing_heavy(tmp_path: Path) -> None:
     root = tmp_path / "memory"
     write(root, f"{WS}/MEMORY.md", "# Project\n\nCI runs on Node 22.\n")
@@ -78,6 +93,24 @@ def test_the_probe_sees_heavy_imports() -> None:
     """Guards the tests above against a probe that cannot see anything."""
     # the simulator's compiled engine needs numba (its summary no longer needs pandas)
     assert "numba" in heavy_modules("dream", "simulate", "--users", "3", "--days", "1", "--json")
+
+
+def test_dream_simulate_starts_numba_without_scipy_linalg() -> None:
+    """numba's start asks for scipy.linalg only to pick BLAS for ``np.correlate``; the
+    simulator hides it then (``memlab.jit.start_without_scipy``), and numba's ``np.dot``
+    still imports it when compiled later in the same process."""
+    code = (
+        "import sys\n"
+        "from memlab.cli import main\n"
+        "code = main(['dream', 'simulate', '--users', '3', '--days', '1', '--json'])\n"
+        "hidden = 'scipy.linalg' not in sys.modules\n"
+        "import numpy as np\n"
+        "from memlab.jit import numba\n"
+        "dot = numba().njit(lambda a, b: np.dot(a, b))\n"
+        "print(code, hidden, dot(np.ones(3), np.ones(3)), file=sys.stderr)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.stderr.strip().splitlines()[-1] == "0 True 3.0"
 
 
 def test_each_command_is_mapped_to_the_module_that_registers_it() -> None:

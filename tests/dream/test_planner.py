@@ -36,7 +36,7 @@ def test_calls_in_flight_at_each_second() -> None:
 
 @pytest.mark.parametrize("seed", range(8))
 def test_flight_levels_count_the_seconds_of_each_level(seed: int) -> None:
-    """The histogram of calls in flight from the change points equals the one counted
+    """The compiled histogram of calls in flight equals the one counted
     second by second (calls before, across and after the horizon, empty and instant)."""
     rng = np.random.default_rng(seed)
     seconds = int(rng.integers(1, 400))
@@ -154,3 +154,21 @@ def test_the_fleets_peak_hour_follows_the_arrival_profile() -> None:
             assert DIURNAL[busiest % 24] >= 1.5 and WEEKDAYS[busiest // 24 % 7] >= 1.0
     assert shares["weekly"].max() > 1.5 * shares["poisson"].max()
     assert shares["poisson"].max() < 1.5 / 24
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_freshness_histogram_is_the_bincount_of_minutes(seed: int) -> None:
+    """The compiled histogram equals numpy's: minutes rounded up, negative ones at 0,
+    logs never read (inf) left out."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(0, 400))
+    end = rng.uniform(0, 1e6, n)
+    read = end + rng.uniform(-300, 90_000, n)
+    read[rng.random(n) < 0.2] = np.inf
+    read[: min(n, 3)] = end[: min(n, 3)] + np.array([0.0, 60.0, 60.000001])[: min(n, 3)]
+    done = np.isfinite(read)
+    minutes = np.ceil((read[done] - end[done]) / 60.0)
+    expected = np.bincount(np.maximum(minutes, 0).astype(np.int64))
+    got = freshness_histogram(end, read)
+    assert got.dtype == np.int64
+    np.testing.assert_array_equal(got, expected)

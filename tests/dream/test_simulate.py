@@ -169,6 +169,49 @@ def test_concurrency_limit_is_respected() -> None:
             assert running.max(initial=0) <= slots
 
 
+def test_one_session_at_a_time_is_the_general_schedule_with_one_slot() -> None:
+    """The compiled one-slot schedule (``kernels.one_slot_starts``) gives the start times of
+    the general slot loop, and of the segmented running maximum it replaced."""
+    from memlab.dream.sim.sessions import _schedule, offsets
+
+    rng = np.random.default_rng(7)
+    users = 40
+    user = np.sort(rng.integers(0, users, 3000))
+    arrive = np.sort(rng.integers(0, 10**9, len(user)))
+    length = rng.integers(0, 10**7, len(user))
+    start = _schedule(user, arrive, length, 1, users)
+    free = np.full(users, np.iinfo(np.int64).min)
+    expected = np.empty_like(arrive)
+    for i, u in enumerate(user):  # at arrival, or when the user's last session ends
+        expected[i] = max(arrive[i], free[u])
+        free[u] = expected[i] + length[i]
+    assert np.array_equal(start, expected)
+    off = offsets(user, users)  # the formula it replaced: end_i = S_i + max_j(a_j − S_j−1)
+    cs = np.cumsum(length)
+    before = np.repeat(np.where(off[:-1] > 0, cs[np.maximum(off[:-1] - 1, 0)], 0), np.diff(off))
+    s_prev = cs - length - before
+    shift = user << 42
+    assert np.array_equal(start, s_prev + np.maximum.accumulate(arrive - s_prev + shift) - shift)
+
+
+def test_sorted_uniforms_are_the_normalised_spacings() -> None:
+    """The compiled normalisation (``kernels.normalised_spacings``) gives the values of the
+    numpy formula it replaced, users without sessions included."""
+    from memlab.dream.sim.sessions import _sorted_uniforms
+
+    counts = np.random.default_rng(3).poisson(np.linspace(0, 300, 200))
+    counts[:3] = 0
+    cs = np.cumsum(np.random.default_rng(4).exponential(size=int(counts.sum()) + len(counts)))
+    last = np.cumsum(counts + 1) - 1
+    first = last - counts
+    base = np.where(first > 0, cs[np.maximum(first - 1, 0)], 0.0)
+    values = (cs - np.repeat(base, counts + 1)) / np.repeat(cs[last] - base, counts + 1)
+    keep = np.ones(len(cs), dtype=bool)
+    keep[last] = False
+    got = _sorted_uniforms(np.random.default_rng(4), counts)
+    assert np.array_equal(got, values[keep]) and np.all((got > 0) & (got < 1))
+
+
 def test_blocks_are_invisible(monkeypatch: pytest.MonkeyPatch) -> None:
     """Users are independent and draws are keyed by fleet-wide trigger numbers, so
     simulating in blocks gives the very same attempts as one pass."""

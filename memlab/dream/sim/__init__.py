@@ -15,6 +15,7 @@ The modules, in the order data flows through them:
 * ``kernel``    — the engine ``simulate`` runs: prepares a trace, grows the buffers;
 * ``loop``      — each user's events in one compiled sequential loop (numba,
   ``memlab.jit``), one helper per event; ``layout`` names its arrays' entries;
+* ``kernels``   — the small compiled passes of ``sessions`` and ``planner``;
 * ``reference`` — the same traces event by event through Dream's own functions
   (the tests prove the engine equal to it, run for run);
 * ``fleet``     — ``simulate`` (fleets in blocks), ``sweep``; ``summary``, ``events``,

@@ -68,8 +68,7 @@ def _loop_trace(trace: Trace) -> layout.Trace:
     if trace.latency_mean <= 0 or trace.latency_sigma <= 0 or not triggers:
         latency = _floats(trace.latency(np.arange(triggers)))
     else:  # Trace.latency of every trigger, its hashing compiled
-        draws = (loop.uniforms(toff, int(trace.u0), seed32, s) for s in (1, 2))
-        latency = _floats(trace.lognormal(*draws))
+        latency = _floats(trace.lognormal(*loop.latency_uniforms(toff, int(trace.u0), seed32)))
     log_bytes = _ints(trace.log_bytes)
     cost = np.concatenate([[0], np.cumsum(SESSION_COST + log_bytes)])
     return layout.Trace(
@@ -170,10 +169,14 @@ def ready() -> None:
     that they start with it instead of each loading it again. A line on stderr says so
     when it is about to be compiled (nothing in numba's cache yet)."""
     from memlab.dream.sim.sessions import generate_sessions
-    from memlab.jit import note_compiling
+    from memlab.jit import note_compiling, start_without_scipy
 
+    start_without_scipy()
     note_compiling("the Dream simulator's engine", loop.__name__)
+    from memlab.dream.sim.planner import flight_levels, freshness_histogram
     from memlab.dream.sim.trace import build_trace
 
     params, config = SimParams(users=2, days=1.0), DreamConfig()
     simulate_trace_compiled(build_trace(generate_sessions(params), config, params), config, params)
+    freshness_histogram(np.zeros(1), np.zeros(1))  # what every block runs after the engine
+    flight_levels(np.zeros(1), np.ones(1), 2)  # and the summary (``memlab warmup``: compiled)

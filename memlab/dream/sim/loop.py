@@ -51,13 +51,15 @@ def uniform(seed32: np.uint64, key: np.int64, stream: int = 0) -> float:
 
 
 @nb.njit(cache=True, nogil=True)
-def uniforms(toff: Any, u0: int, seed32: np.uint64, stream: int) -> Any:
-    """``hashed_uniform(seed, stream, trace.key(k))`` of every trigger k."""
-    out = np.empty(toff[-1])
+def latency_uniforms(toff: Any, u0: int, seed32: np.uint64) -> Any:
+    """``hashed_uniform(seed, s, trace.key(k))`` of every trigger k for the streams of its
+    latency, s = 1 and 2 (``Trace.latency``), in one pass."""
+    h1, h2 = np.empty(toff[-1]), np.empty(toff[-1])
     for u in range(len(toff) - 1):
         for k in range(toff[u], toff[u + 1]):
-            out[k] = uniform(seed32, (u0 + u) * USER_KEY + (k - toff[u]), stream)
-    return out
+            key = (u0 + u) * USER_KEY + (k - toff[u])
+            h1[k], h2[k] = uniform(seed32, key, 1), uniform(seed32, key, 2)
+    return h1, h2
 
 
 _INLINE = {"cache": True, "nogil": True, "inline": "always"}
@@ -67,7 +69,8 @@ _INLINE = {"cache": True, "nogil": True, "inline": "always"}
 def _record(rows: Any, rows_f: Any, us: Any, row: Any, at: float, inp: float, ans: float) -> None:
     """Append one attempt (``row``: the int columns) at the user's next row."""
     n = us[lay.U_ROW]
-    rows[:, n] = row
+    for c in range(lay.ROW_INTS):  # a loop: a slice assignment checks for overlap
+        rows[c, n] = row[c]
     rows_f[lay.F_ACQUIRE, n], rows_f[lay.F_INPUT, n], rows_f[lay.F_RESPONSE, n] = at, inp, ans
     us[lay.U_ROW] = n + 1
 

@@ -27,6 +27,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from memlab.arrays import IntArray as I64
+from memlab.dream.sim.kernels import minutes_histogram, seconds_at_level
 
 MINUTE = 60.0
 
@@ -52,20 +53,14 @@ def in_flight(first: ArrayLike, stop: ArrayLike, seconds: int) -> I64:
 
 def flight_levels(first: ArrayLike, stop: ArrayLike, seconds: int) -> I64:
     """``np.bincount(in_flight(first, stop, seconds))`` — how many seconds had 0, 1, 2 …
-    calls in flight — from the seconds where the count changes, without a cumulative
-    sum over every second of the horizon."""
-    lo = np.clip(np.asarray(first, dtype=np.int64), 0, seconds)
-    hi = np.clip(np.asarray(stop, dtype=np.int64), 0, seconds)
-    keep = hi > lo
-    delta = np.bincount(lo[keep], minlength=seconds + 1)
-    delta -= np.bincount(hi[keep], minlength=seconds + 1)
-    change = np.flatnonzero(delta[:seconds])  # the count changes at these seconds
-    level = np.cumsum(delta[change])  # … to these values, until the next change
-    length = np.diff(change, append=seconds)
-    lead = change[0] if change.size else seconds  # seconds with nothing yet in flight
-    counts = np.bincount(level, weights=length, minlength=1).astype(np.int64)
-    counts[0] += lead
-    return counts
+    calls in flight — in one compiled pass over the seconds (``kernels.seconds_at_level``:
+    no cumulative sum or histogram of every second of the horizon in memory)."""
+    levels: I64 = seconds_at_level(
+        np.ascontiguousarray(first, dtype=np.int64),
+        np.ascontiguousarray(stop, dtype=np.int64),
+        int(seconds),
+    )
+    return levels
 
 
 def horizon_seconds(days: float) -> int:
@@ -76,11 +71,13 @@ def horizon_seconds(days: float) -> int:
 
 def freshness_histogram(log_end: ArrayLike, consolidated: ArrayLike) -> I64:
     """How many logs were first consolidated after m whole minutes (rounded up), per m;
-    logs never consolidated (``inf``) are left out."""
-    c = np.asarray(consolidated, dtype=float)
-    done = np.isfinite(c)
-    minutes = np.ceil((c[done] - np.asarray(log_end, dtype=float)[done]) / MINUTE)
-    return np.bincount(np.maximum(minutes, 0).astype(np.int64))
+    logs never consolidated (``inf``) are left out. Compiled (``kernels.minutes_histogram``):
+    ``np.bincount(np.maximum(np.ceil((c − end) / MINUTE), 0))`` over the finite c."""
+    counts: I64 = minutes_histogram(
+        np.ascontiguousarray(log_end, dtype=np.float64),
+        np.ascontiguousarray(consolidated, dtype=np.float64),
+    )
+    return counts
 
 
 def add_histograms(a: ArrayLike, b: ArrayLike) -> I64:

@@ -15,6 +15,7 @@ import numpy as np
 
 from memlab.arrays import FloatArray as F64
 from memlab.arrays import IntArray as I64
+from memlab.dream.sim.kernels import normalised_spacings, one_slot_starts
 from memlab.dream.sim.params import DIURNAL, WEEKDAYS, SimParams
 from memlab.timefmt import DAY
 
@@ -52,15 +53,10 @@ class Sessions:
 
 def _sorted_uniforms(rng: np.random.Generator, counts: I64) -> F64:
     """Per block of ``counts[u]`` values: sorted uniforms on (0, 1), from normalised
-    exponential spacings (no sort needed)."""
+    exponential spacings (no sort needed; normalised in one compiled pass, ``sim.kernels``)."""
     cs = np.cumsum(rng.exponential(size=int(counts.sum()) + len(counts)))
-    last = np.cumsum(counts + 1) - 1
-    first = last - counts
-    base = np.where(first > 0, cs[np.maximum(first - 1, 0)], 0.0)
-    values = (cs - np.repeat(base, counts + 1)) / np.repeat(cs[last] - base, counts + 1)
-    keep = np.ones(len(cs), dtype=bool)
-    keep[last] = False
-    return values[keep]
+    values: F64 = normalised_spacings(cs, np.ascontiguousarray(counts, dtype=np.int64))
+    return values
 
 
 def _arrival_times(unit: F64, params: SimParams) -> F64:
@@ -93,14 +89,10 @@ def _schedule(user: I64, arrive: I64, length: I64, slots: int, users: int) -> I6
     if slots == 0 or len(user) == 0:
         return arrive.copy()
     off = offsets(user, users)
+    if slots == 1:  # start_i = max(a_i, end_{i−1}): compiled (``sim.kernels``)
+        starts: I64 = one_slot_starts(off, arrive, length)
+        return starts
     counts = np.diff(off)
-    if slots == 1:  # end_i = S_i + max_{j<=i}(a_j − S_{j−1}), a segmented running max
-        cs = np.cumsum(length)
-        before = np.repeat(np.where(off[:-1] > 0, cs[np.maximum(off[:-1] - 1, 0)], 0), counts)
-        s_prev = cs - length - before
-        shift = user << 42  # keeps each user's running max to itself (exact in int64)
-        best = np.maximum.accumulate(arrive - s_prev + shift) - shift
-        return s_prev + best
     by_count = np.argsort(-counts, kind="stable")
     free = np.full((users, slots), np.iinfo(np.int64).min)
     start = np.empty_like(arrive)

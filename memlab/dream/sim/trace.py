@@ -140,9 +140,14 @@ def build_trace(s: Sessions, config: DreamConfig, params: SimParams, u0: int = 0
     kinds = np.concatenate(
         [np.full(len(x), c, dtype=np.int8) for x, c in zip(sess, kind, strict=True)]
     )
-    all_sess, all_ms = np.concatenate(sess), np.concatenate(ms)
-    user = s.user[all_sess]
-    key = (user << 40) | (all_ms << 2) | kinds
+    if len(kinds) == len(s.user):  # session ends only (the default): nothing to gather
+        all_sess, all_ms, user = sess[0], s.end_ms, s.user
+    else:
+        all_sess, all_ms = np.concatenate(sess), np.concatenate(ms)
+        user = s.user[all_sess]
+    key = user << 40  # the order: user, time, kind (in place: fewer temporaries)
+    key |= all_ms << 2
+    key |= kinds
     reordered = len(key) > 1 and not bool(np.all(key[1:] >= key[:-1]))
     if reordered:
         order = np.argsort(key, kind="stable")
