@@ -30,7 +30,7 @@ does.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -249,11 +249,18 @@ class Scores:
     boost: FloatArray  # per row
 
 
+class Cutoffs(NamedTuple):
+    """Per configuration of a block: ``min_score``, ``max_results`` and MMR's λ
+    (``NO_MMR`` where MMR does not run)."""
+
+    min_score: FloatArray
+    max_results: IntArray
+    lam: FloatArray
+
+
 def select(
     scores: Scores,
-    min_score: FloatArray,
-    max_results: IntArray,
-    lam: FloatArray,
+    cutoffs: Cutoffs,
     offsets: IntArray,
     id_order: IntArray,
     rows: IntArray,
@@ -265,6 +272,7 @@ def select(
     each configuration of the block in them), written in place."""
     jac, base, width = jaccard
     out_rows, out_raw, out_index = out
+    min_score, max_results, lam = cutoffs
     top_hits(
         np.ascontiguousarray(np.atleast_2d(scores.merged)),
         np.ascontiguousarray(scores.decay),
@@ -318,6 +326,6 @@ def warm() -> None:
     offsets = np.array([0, 2], dtype=np.int64)
     out = (np.full((2, 1, 1), -1, np.int64), np.zeros((2, 1, 1)), np.zeros(1, np.int64))
     lam = np.array([0.5])
-    select(scores, np.zeros(1), np.array([2]), lam, offsets, one, one, one, jaccard, out)
+    select(scores, Cutoffs(np.zeros(1), np.array([2]), lam), offsets, one, one, one, jaccard, out)
     zero = np.zeros(1, np.int64)
     mean_pair_similarity(one[:, None], zero, np.zeros(2, np.int64), one, jaccard)

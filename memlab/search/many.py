@@ -35,7 +35,7 @@ import numpy.typing as npt
 from memlab.arrays import BoolArray, FloatArray, IntArray
 from memlab.config import SearchConfig
 from memlab.search.candidates_batch import CandidateBatch
-from memlab.search.kernels import NO_MMR, Scores, mean_pair_similarity, select
+from memlab.search.kernels import NO_MMR, Cutoffs, Scores, mean_pair_similarity, select
 from memlab.search.mmr import clamp_lambda
 from memlab.search.ranking import select_stage
 from memlab.search.scoring import (
@@ -242,11 +242,14 @@ class ManyScorer:
             ],
             dtype=np.float64,
         )
-        select(
-            self.scores(stage, configs),
+        cutoffs = Cutoffs(
             np.array([c.min_score for c in configs], dtype=np.float64),
             np.array([c.max_results for c in configs], dtype=np.int64),
             lam,
+        )
+        select(
+            self.scores(stage, configs),
+            cutoffs,
             stage.offsets,
             a.id_order[stage.rows],
             stage.rows,
