@@ -141,6 +141,7 @@ SHARED_SCOPES = {
     # the session-wide ``agent_memory`` (tests/sweep/conftest.py) and its replays
     "tests/sweep/test_exactness.py": "shipped agent_memory",
     "tests/sweep/test_dask.py": "shipped agent_memory",
+    "tests/sweep/test_decision.py": "shipped agent_memory",
     "tests/sweep/test_runner.py": "shipped agent_memory",
     "tests/sweep/test_split.py": "shipped agent_memory",
     # ``shared_benchmarks``: the workbench's c0 comparisons of the shipped dataset
@@ -172,24 +173,19 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
             path = super()._split_scope(nodeid)
             return SHARED_SCOPES.get(path, path)
 
-        def schedule(self) -> None:
-            if self.collection is None and self.collection_is_completed:
-                # The same order on every worker's collection (xdist checks they match):
-                # FIRST's units, then the rest by number of tests as xdist orders them.
-                counts: dict[str, int] = {}
-                for nodeid in next(iter(self.registered_collections.values())):
-                    scope = self._split_scope(nodeid)
-                    counts[scope] = counts.get(scope, 0) + 1
+        def _assign_work_unit(self, node: Any) -> None:
+            if not getattr(self, "_first_ordered", False):
+                # Once, before the first unit goes out: FIRST's units, then the rest in
+                # xdist's order. (Only the queue is reordered: the collections stay as
+                # the workers sent them, their indexes name the tests.)
+                self._first_ordered = True
 
-                def rank(nodeid: str) -> tuple[int, int]:
-                    scope = self._split_scope(nodeid)
-                    first = FIRST.index(scope) if scope in FIRST else len(FIRST)
-                    return (first, -counts[scope])
+                def rank(scope: str) -> int:
+                    return FIRST.index(scope) if scope in FIRST else len(FIRST)
 
-                for node, collection in self.registered_collections.items():
-                    self.registered_collections[node] = sorted(collection, key=rank)
-                config.option.loadscopereorder = False  # keep the order above
-            super().schedule()
+                queue = self.workqueue
+                self.workqueue = type(queue)((s, queue[s]) for s in sorted(queue, key=rank))
+            super()._assign_work_unit(node)
 
     return SharedFirstScheduling(config, log)
 
