@@ -37,7 +37,9 @@ demo: setup
 	$(VENV)/bin/memlab demo
 
 # Two workers (pytest-xdist), a test file per worker at a time: files share their
-# fixtures. TEST_WORKERS=0 runs in this process (a debugger, -x).
+# fixtures (tests/conftest.py keeps the files that share the shipped dataset's replay
+# on one worker and starts the longest first). TEST_WORKERS=0 runs in this process (a
+# debugger, -x).
 TEST_WORKERS ?= 2
 PYTEST := $(PY) -m pytest -q $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile)
 

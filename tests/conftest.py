@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -93,6 +94,100 @@ def open_store(tmp_path: Path) -> Iterator[Callable[..., MemoryStore]]:
     yield factory
     for s in stores:
         s.close()
+
+
+@pytest.fixture(scope="session")
+def _benchmark_cache() -> dict[Any, Any]:
+    return {}
+
+
+@pytest.fixture(scope="module")
+def shared_benchmarks(_benchmark_cache: dict[Any, Any]) -> Iterator[None]:
+    """While a module that asks for it runs, the workbench prepares each benchmark (dataset,
+    profile, index options) once per test process and reuses it, as a notebook kernel keeps
+    its prepared dataset: the replays it caches (every query's candidates on the timeline)
+    are shared by the modules' comparisons and sweeps instead of replayed for each. Only
+    the modules that opt in (``pytestmark = pytest.mark.usefixtures("shared_benchmarks")``)
+    see the cache; they are scheduled on one worker (``SHARED_SCOPES``)."""
+    import memlab.workbench.evaluation as evaluation
+    import memlab.workbench.sweeps as sweeps
+
+    original = evaluation.prepare_benchmark
+
+    def cached(*args: Any, **kwargs: Any) -> Any:
+        try:
+            key = (args, tuple(sorted(kwargs.items())))
+            hash(key)
+        except TypeError:  # a list of categories: prepared afresh
+            return original(*args, **kwargs)
+        if key not in _benchmark_cache:
+            _benchmark_cache[key] = original(*args, **kwargs)
+        return _benchmark_cache[key]
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(evaluation, "prepare_benchmark", cached)
+        mp.setattr(sweeps, "prepare_benchmark", cached)
+        yield
+
+
+# `make test` runs two workers with `--dist loadfile`: a file per worker at a time, so a
+# file's module and session fixtures are built once. Two refinements (pytest-xdist's
+# scheduler hook, used only with loadfile):
+# * SHARED_SCOPES: files that reuse one session-wide product (the shipped dataset's
+#   replay) form one unit, so one worker replays it once instead of each worker replaying it.
+# * FIRST: the longest units start first (xdist otherwise orders files by their number of
+#   tests, which put the longest, with few tests, last: one worker ran on alone at the end).
+SHARED_SCOPES = {
+    # the session-wide ``agent_memory`` (tests/sweep/conftest.py) and its replays
+    "tests/sweep/test_exactness.py": "shipped agent_memory",
+    "tests/sweep/test_dask.py": "shipped agent_memory",
+    "tests/sweep/test_decision.py": "shipped agent_memory",
+    "tests/sweep/test_runner.py": "shipped agent_memory",
+    "tests/sweep/test_split.py": "shipped agent_memory",
+    # ``shared_benchmarks``: the workbench's c0 comparisons of the shipped dataset
+    "tests/test_teaching_compare.py": "shipped c0 benchmark",
+    "tests/workbench/test_notebook_claims.py": "shipped c0 benchmark",
+}
+FIRST = [
+    "shipped agent_memory",
+    "shipped c0 benchmark",
+    "tests/report/test_notebooks_run.py",
+    "tests/cli/test_compare_runs.py",
+    "tests/datasets/test_generator.py",
+    "tests/cli/test_dataset_generate.py",
+    "tests/eval/test_protocol_longmemeval.py",
+    "tests/datasets/test_generator_labels.py",
+    "tests/cli/test_dataset.py",
+    "tests/test_cluster.py",
+    "tests/report/test_regression.py",
+]
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class SharedFirstScheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = super()._split_scope(nodeid)
+            return SHARED_SCOPES.get(path, path)
+
+        def _assign_work_unit(self, node: Any) -> None:
+            if not getattr(self, "_first_ordered", False):
+                # Once, before the first unit goes out: FIRST's units, then the rest in
+                # xdist's order. (Only the queue is reordered: the collections stay as
+                # the workers sent them, their indexes name the tests.)
+                self._first_ordered = True
+
+                def rank(scope: str) -> int:
+                    return FIRST.index(scope) if scope in FIRST else len(FIRST)
+
+                queue = self.workqueue
+                self.workqueue = type(queue)((s, queue[s]) for s in sorted(queue, key=rank))
+            super()._assign_work_unit(node)
+
+    return SharedFirstScheduling(config, log)
 
 
 from tests.dask_fixtures import (  # noqa: E402,F401  (session-wide Dask clusters)

@@ -37,6 +37,10 @@ def evaluation_claim(text: str) -> None:
     claim_in(text, "evaluation.md")
 
 
+# One replay of the shipped dataset under c0 for this module and its neighbour
+# (tests/conftest.py: shared_benchmarks, SHARED_SCOPES).
+pytestmark = pytest.mark.usefixtures("shared_benchmarks")
+
 AIM = 0.03  # the smallest nDCG@10 difference the benchmark should detect (issue 11)
 
 

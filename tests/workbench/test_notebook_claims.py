@@ -18,6 +18,10 @@ from memlab.eval.separation import END_TO_END, RANKING_ONLY, Separation
 from memlab.store.layout import is_evergreen
 from memlab.sweep import Sweep, SweepResult
 
+# One replay of the shipped dataset under c0 for this module and its neighbour
+# (tests/conftest.py: shared_benchmarks, SHARED_SCOPES).
+pytestmark = pytest.mark.usefixtures("shared_benchmarks")
+
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 
 
