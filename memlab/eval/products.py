@@ -25,8 +25,9 @@ from memlab.store.schema import SCHEMA_VERSION
 # 3: files without Dream replayed in memory (mtimes in whole ns);
 # 4: the offline Dream consolidator keeps MEMORY.md within its budget;
 # 5: candidates as columns (CandidateColumns), not a CandidateRow per row
-#    (memlab.search.candidate_columns since; an older file fails to load: replayed)
-REPLAY_FORMAT = 5
+#    (memlab.search.candidate_columns since; an older file fails to load: replayed);
+# 6: modules renamed (eval/ in wings, memlab.retrieval): the pickled classes moved
+REPLAY_FORMAT = 6
 
 
 def product_key(
@@ -68,7 +69,8 @@ def load_product(path: Path) -> GroupProduct | None:
     try:
         with open(path, "rb") as fh:
             product = pickle.load(fh)
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, TypeError):
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, TypeError, ImportError):
+        # ImportError: a product pickled by a memlab whose modules had other names
         path.unlink(missing_ok=True)
         return None
     return product if isinstance(product, GroupProduct) else None
