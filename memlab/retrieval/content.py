@@ -1,0 +1,42 @@
+"""The content-free filter (SPEC §4.3 step 1). Pure.
+
+A chunk is content-free when, after removing ``<!-- … -->`` comments (an
+unterminated ``<!--`` is not a comment: it and the rest of the text stay),
+every non-blank line is an ATX heading (block quotes count as content); or when
+its source is evergreen, its trimmed text is under 500 bytes and it contains a
+Dream scaffold marker.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memlab.sources import is_evergreen
+from memlab.store.chunker import heading_level
+
+SCAFFOLD_MARKERS = (
+    "Auto-populated by dream consolidation",
+    "Add project-specific knowledge here",
+    "Add any cross-project preferences here",
+)
+_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+
+
+def strip_comments(text: str) -> str:
+    """Remove HTML comments; an unterminated ``<!--`` and what follows it stay (SPEC §4.3.1)."""
+    return _COMMENT.sub("", text)
+
+
+def is_scaffold(text: str) -> bool:
+    """A short text holding a Dream/memory scaffold marker."""
+    trimmed = text.strip()
+    return len(trimmed.encode("utf-8")) < 500 and any(m in trimmed for m in SCAFFOLD_MARKERS)
+
+
+def is_content_free(text: str, source: str) -> bool:
+    """True if the chunk carries no content worth returning (SPEC §4.3 step 1)."""
+    body = strip_comments(text) if "<!--" in text else text
+    for line in body.split("\n"):
+        if line.strip() and not heading_level(line):  # a line of content
+            return is_evergreen(source) and is_scaffold(text)
+    return True
