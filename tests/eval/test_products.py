@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from memlab.eval.products import load_product
+from memlab.eval.replay.products import load_product
 
 
 @pytest.mark.parametrize("kind", ["damaged", "moved module", "other object"])
