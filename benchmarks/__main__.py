@@ -38,7 +38,7 @@ import bench_protocol
 import bench_sweep
 import bench_vectors
 
-from memlab.search.degraded import aggregated
+from memlab.retrieval.degraded import aggregated
 
 
 @dataclass

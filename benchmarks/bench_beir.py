@@ -48,7 +48,7 @@ TIME = "/usr/bin/time"  # GNU time, for the peak memory of each side
 
 def write_beir(dest: Path, docs: int, queries: int, seed: int = 14) -> Path:
     """A seeded BEIR folder (corpus.jsonl, queries.jsonl, qrels/test.tsv)."""
-    from memlab.search.keywords import STOP_WORDS
+    from memlab.retrieval.keywords import STOP_WORDS
 
     rng = np.random.default_rng(seed)
     stop = sorted(w for w in STOP_WORDS if len(w.encode()) >= 2)  # the commonest words, as
@@ -93,7 +93,7 @@ def child(command: list[str], env: dict[str, str] | None = None) -> tuple[float,
 
 def stop_words_file(dest: Path) -> Path:
     """memlab's stop words, one a line, for the plain scripts (which import no memlab)."""
-    from memlab.search.keywords import STOP_WORDS
+    from memlab.retrieval.keywords import STOP_WORDS
 
     dest.write_text("\n".join(sorted(STOP_WORDS)), encoding="utf-8")
     return dest
@@ -101,8 +101,8 @@ def stop_words_file(dest: Path) -> Path:
 
 def memlab_api(dataset: Path, work: Path) -> float:
     from memlab.config import SearchConfig
-    from memlab.eval.experiment import run_experiment
-    from memlab.eval.prepare import PrepareOptions, prepare_dataset
+    from memlab.eval.compare.experiment import run_experiment
+    from memlab.eval.replay.prepared import PrepareOptions, prepare_dataset
 
     start = time.process_time()
     prepared = prepare_dataset(dataset, PrepareOptions(work_dir=work, progress=False))

@@ -47,9 +47,9 @@ from memlab.config import profile
 from memlab.datasets import load_dataset
 from memlab.dream.sim.params import SimParams
 from memlab.dream.sim.stream import simulate_summary
-from memlab.eval.embedders import evaluation_embedder
-from memlab.eval.experiment import run_experiment
-from memlab.eval.prepare import prepare
+from memlab.eval.compare.experiment import run_experiment
+from memlab.eval.replay.embedders import evaluation_embedder
+from memlab.eval.replay.prepared import prepare
 from memlab.sweep import Sweep, random_configs, run_points, split_queries
 from memlab.sweep.work import forget_scorer
 

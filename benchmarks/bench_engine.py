@@ -49,8 +49,8 @@ import raw_sqlite
 from memlab.config import SearchConfig
 from memlab.embeddings.base import Matrix
 from memlab.embeddings.hashing import HashEmbedder
-from memlab.search.keywords import extract_keywords, match_expression
-from memlab.search.pipeline import search
+from memlab.retrieval.keywords import extract_keywords, match_expression
+from memlab.retrieval.pipeline import search
 from memlab.store import vectors
 from memlab.store.store import MemoryStore
 

@@ -33,7 +33,7 @@ import time
 from typing import Any
 
 MEMLAB = (
-    "from memlab.eval.experiment import run_experiment\n"
+    "from memlab.eval.compare.experiment import run_experiment\n"
     "exp = run_experiment('agent-memory', ['hybrid'])\n"
     "value = float(exp.table().iloc[0]['nDCG@10'])\n"
     "import sys, json\n"

@@ -33,11 +33,11 @@ from typing import Any
 import numpy as np
 
 from memlab.datasets import DatasetWriter, load_dataset
-from memlab.eval.embedders import evaluation_embedder
-from memlab.eval.experiment import run_experiment
-from memlab.eval.memory import memory_for
-from memlab.eval.prepare import prepare
-from memlab.eval.vectors import precompute_vectors
+from memlab.eval.compare.experiment import run_experiment
+from memlab.eval.replay.embedders import evaluation_embedder
+from memlab.eval.replay.memory import memory_for
+from memlab.eval.replay.precompute import precompute_vectors
+from memlab.eval.replay.prepared import prepare
 from memlab.timefmt import parse_iso
 
 DAY = 86400.0

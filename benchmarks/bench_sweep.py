@@ -40,13 +40,13 @@ from typing import Any
 import numpy as np
 
 from memlab.datasets import load_dataset
-from memlab.eval.embedders import evaluation_embedder
-from memlab.eval.evaluate import evaluate_run
-from memlab.eval.memory import Memory
-from memlab.eval.prepare import Prepared, prepare
-from memlab.eval.runs import RunResult
-from memlab.search.degraded import aggregated
-from memlab.search.pipeline import Hit, search
+from memlab.eval.compare.per_query import evaluate_run
+from memlab.eval.replay.embedders import evaluation_embedder
+from memlab.eval.replay.memory import Memory
+from memlab.eval.replay.prepared import Prepared, prepare
+from memlab.eval.runs.rankers import RunResult
+from memlab.retrieval.degraded import aggregated
+from memlab.retrieval.pipeline import Hit, search
 from memlab.sweep import Sweep, SweepPoint, random_configs, run_points, split_queries
 
 DATASET = Path(__file__).resolve().parents[1] / "datasets" / "agent-memory"
@@ -75,7 +75,7 @@ def naive(prepared: Prepared, points: list[SweepPoint]) -> tuple[list[dict[str, 
     searches took (replaying not counted: a lower bound)."""
     import tempfile
 
-    from memlab.eval.replay import GroupReplay
+    from memlab.eval.replay.working_copy import GroupReplay
 
     out: list[dict[str, list[Hit]]] = [{} for _ in points]
     moments: dict[tuple[str, Memory], dict[float, list[Any]]] = {}
@@ -148,7 +148,7 @@ def synthetic(queries: int) -> Path:
 
     from bench_replay import write_synthetic
 
-    from memlab.eval.vectors import precompute_vectors
+    from memlab.eval.replay.precompute import precompute_vectors
 
     path = Path(tempfile.gettempdir()) / f"memlab-bench-sweep-{queries}q" / "ds"
     if not (path / "manifest.json").is_file():

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from memlab.search.vector_batch import VectorMatrix
+from memlab.retrieval.vector_batch import VectorMatrix
 from memlab.store import vectors
 from memlab.store.store import MemoryStore
 

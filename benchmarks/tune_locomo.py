@@ -61,7 +61,7 @@ def grid() -> dict[str, Any]:
 def recall_table(dataset: Any, runs: dict[str, Any], embedder: str, work: Path) -> Any:
     """R@k (percent) of every run on ``dataset`` under the LoCoMo protocol."""
     from memlab.eval.protocols import get_protocol, prepare_protocol, run_protocol
-    from memlab.eval.runs import Run
+    from memlab.eval.runs.rankers import Run
 
     locomo = get_protocol("locomo")
     prepared = prepare_protocol(dataset, locomo, embedder=embedder, work_dir=work)

@@ -26,17 +26,12 @@ _EXPORTS = {
     "profile": "memlab.config",
     "get_embedder": "memlab.embeddings.registry",
     "load_dataset": "memlab.datasets",
-    "run_experiment": "memlab.eval.experiment",
+    "run_experiment": "memlab.eval.compare.experiment",
     "MemlabError": "memlab.errors",
+    "search": "memlab.retrieval.pipeline",
 }
 
-__all__ = ["__version__", "search", *_EXPORTS]
-
-# ``search`` is the sub-package ``memlab.search``, which is callable as the search
-# function (see its docstring): importing it here binds the name once, so no later
-# import of a ``memlab.search.*`` module can change what ``from memlab import search``
-# gives. The package's ``__init__`` is tiny; the pipeline loads on the first call.
-from memlab import search as search  # noqa: E402
+__all__ = ["__version__", *_EXPORTS]
 
 
 def __getattr__(name: str) -> Any:

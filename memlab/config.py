@@ -40,10 +40,10 @@ CREATED_AT_RULES = ("insert", "mtime", "filename-date")
 DREAM_MEMORY_SOURCES = (DREAM, WORKSPACE)  # where Dream files the new MEMORY.md
 KEYWORD_MODES = ("c0", "index")
 # Merge strategies: "grok" (c0) and the peers' merges. The names are owned here, so a
-# SearchConfig rejects an unknown one at once; memlab.search.scoring.STRATEGIES holds
+# SearchConfig rejects an unknown one at once; memlab.retrieval.strategies.STRATEGIES holds
 # their code under exactly these names (a test checks they are equal).
 STRATEGY_NAMES = ("grok", "openclaw", "rrf", "basic-memory")
-_ADDED_STRATEGIES: list[str] = []  # a plugin's (memlab.search.scoring.register_strategy)
+_ADDED_STRATEGIES: list[str] = []  # a plugin's (memlab.retrieval.strategies.register_strategy)
 
 
 def strategy_names() -> tuple[str, ...]:

@@ -5,7 +5,7 @@ time the searches run at (``as_of``) and the searches the ``memlab demo``
 command shows. ``open_demo_store`` copies the memory into a work folder and
 indexes every file at its logical time, so ages are those of the story, not of
 the copy (DESIGN invariant 3). The command (``memlab.cli.demo``) and the tour
-notebook (``memlab.workbench.demo``) both start here.
+notebook (``memlab.workbench.tour``) both start here.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """numba, imported lazily and with its compilation cache made persistent.
 
 memlab compiles a few kernels with numba (the sweep's selection and MMR,
-``memlab.search.kernels``); ranx, the reference for the measures, does too.
+``memlab.retrieval.kernels``); ranx, the reference for the measures, does too.
 numba caches compiled code on disk; memlab points that cache at
 ``$MEMLAB_CACHE_DIR/numba`` (default ``~/.cache/memlab/numba``) unless
 ``NUMBA_CACHE_DIR`` is already set, so compiling is paid once per machine

@@ -2,7 +2,7 @@
 ``MEMLAB_PLUGINS``.
 
 A plugin is a plain module that calls ``memlab.eval.measures.register_family``
-and/or ``memlab.search.scoring.register_strategy`` when imported. The command line
+and/or ``memlab.retrieval.strategies.register_strategy`` when imported. The command line
 imports every module named in ``MEMLAB_PLUGINS`` (comma-separated, importable from
 ``sys.path``) before it builds its options, so ``--measures``, ``--runs``,
 ``--strategy`` and their help know the additions; in Python, import the module.

@@ -24,7 +24,7 @@ BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 def test_the_raw_anchor_imports_no_memlab_and_runs_memlabs_statements() -> None:
     """The anchor does the same work without borrowing memlab's code: its FTS statements
     and evergreen sources are copies, kept equal to memlab's here."""
-    from memlab.search.candidates import _FTS_SQL, _SUPPLEMENT_SQL
+    from memlab.retrieval.candidates import _FTS_SQL, _SUPPLEMENT_SQL
     from memlab.sources import EVERGREEN_SOURCES
 
     tree = ast.parse((BENCHMARKS / "raw_sqlite.py").read_text(encoding="utf-8"))

@@ -108,7 +108,7 @@ def test_legacy_recency_decay_when_temporal_decay_is_off() -> None:
 def test_strategy_names_are_the_scoring_registry() -> None:
     """config.py owns the strategy names; the scoring registry holds exactly those."""
     from memlab.config import STRATEGY_NAMES
-    from memlab.search.scoring import STRATEGIES
+    from memlab.retrieval.strategies import STRATEGIES
 
     assert tuple(STRATEGIES) == STRATEGY_NAMES
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from memlab.cli import build_parser
-from memlab.cli.reference import COMMAND, reference
+from memlab.cli.command_docs import COMMAND, reference
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"

@@ -5,7 +5,7 @@ The campaign figures are checked by the tests that compute them (``tests/store``
 
 from __future__ import annotations
 
-from memlab.agents.sources import MAX_AGENT_FILE_BYTES
+from memlab.agents.reading import MAX_AGENT_FILE_BYTES
 from memlab.cli import build_parser
 from memlab.config import IndexConfig
 from memlab.datafile import MAX_DATA_BYTES

@@ -15,7 +15,7 @@ import pytest
 from memlab.config import strategy_names
 from memlab.eval.measures import MEASURE_FAMILIES
 from memlab.plugins import load, named
-from memlab.search.scoring import STRATEGIES
+from memlab.retrieval.strategies import STRATEGIES
 from tests.eval.conftest import write_eval_dataset
 
 ROOT = Path(__file__).resolve().parents[1]

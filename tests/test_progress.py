@@ -15,9 +15,9 @@ import pytest
 
 from memlab import progress
 from memlab.cli import main
-from memlab.eval.prepare import Prepared
+from memlab.eval.replay.prepared import Prepared
 from memlab.progress import Event, Recorder, StderrSink
-from memlab.report.runner import ReportOptions, run_report
+from memlab.report.run_report import ReportOptions, run_report
 from tests.eval.conftest import write_eval_dataset
 from tests.report.test_runner import write_notebook
 

@@ -17,8 +17,8 @@ import pytest
 from memlab.config import DreamConfig, SearchConfig
 from memlab.dream.sim import SimParams, simulate
 from memlab.embeddings.base import Matrix
-from memlab.search.pipeline import search
-from memlab.search.scoring import merge_with_fts_floor
+from memlab.retrieval.pipeline import search
+from memlab.retrieval.scoring import merge_with_fts_floor
 from memlab.store.store import MemoryStore
 from memlab.workbench.findings import age_limit
 from tests.conftest import DAY, T0, WS, doc_text, docs_say, write
@@ -144,7 +144,7 @@ def test_dream_strands_the_triggering_log_and_the_simulator_counts_them() -> Non
 
 
 def test_the_crash_figure_is_given_as_a_range() -> None:
-    claim("(`python -m memlab.dream.crash --kills N [--atomic]`)")
+    claim("(`python -m memlab.dream.kill_dream --kills N [--atomic]`)")
     sentence = re.search(r"killed mid-write \(([^)]*)\)", doc_text(PAGE))
     assert sentence and "machine" in sentence.group(1)  # measured here; it varies
     # the campaign itself: tests/dream/test_faults.py (slow: 400 kills each way)

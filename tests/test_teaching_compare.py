@@ -5,7 +5,7 @@ shipped dataset under c0.
 Each test quotes the README (``claim``) or docs/evaluation.md (``evaluation_claim``)
 and computes what it says from a real comparison: every query replayed at its own
 time with Dream on the timeline, ranked by the scoring core, measured, and taken
-apart (``memlab.eval.separation``).
+apart (``memlab.eval.compare.separation``).
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ import pytest
 
 import memlab.workbench as wb
 from memlab.datasets import load_dataset
-from memlab.eval.experiment import Experiment, run_experiment
-from memlab.eval.prepare import PrepareOptions, prepare_dataset
-from memlab.eval.separation import END_TO_END, RANKING_ONLY, Separation, separate
-from memlab.eval.separation_text import separation_text
+from memlab.eval.compare.experiment import Experiment, run_experiment
+from memlab.eval.compare.separation import END_TO_END, RANKING_ONLY, Separation, separate
+from memlab.eval.compare.separation_view import separation_text
+from memlab.eval.replay.prepared import PrepareOptions, prepare_dataset
 from tests.test_teaching import claim as claim_in
 from tests.workbench.test_notebook_claims import says
 
@@ -192,7 +192,7 @@ def test_the_reports_range_of_detectable_differences_against_the_aim(sep: Separa
     claim("(0.028 in both views).")
     assert set(RUNS) == set(regression_runs())  # the report's runs are these
     p = sep.power.assign(mde=sep.power[["MDE analytic", "MDE bootstrap"]].max(axis=1))
-    assert len(p) == 20  # what the report summarises (memlab.report.separation)
+    assert len(p) == 20  # what the report summarises (memlab.report.quoted_separation)
     assert (round(p["mde"].min(), 3), round(p["mde"].max(), 3)) == (0.001, 0.028)
     assert (p["mde"] <= AIM).all()  # issue 11: every comparison detects 0.03
     mde = p.set_index(["view", "run", "reference"])["mde"]

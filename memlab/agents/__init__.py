@@ -17,10 +17,11 @@ warns. Modules, pure ones first::
 
 from __future__ import annotations
 
+from memlab.agents.cascade import find_role, render_persona_block, resolve_effective_overrides
 from memlab.agents.discovery import Tier, discover_agents, discover_personas, discover_roles
 from memlab.agents.parsing import AgentsConfig
+from memlab.agents.project import AgentWorkspace, load_workspace, resolve_agent
 from memlab.agents.provenance import FieldProvenance
-from memlab.agents.resolve import find_role, render_persona_block, resolve_effective_overrides
 from memlab.agents.spawn import Resolution, SpawnDecision, resolve_spawn, spawn_decision
 from memlab.agents.types import (
     AgentDefinition,
@@ -34,7 +35,6 @@ from memlab.agents.types import (
     parse_capability_mode,
     parse_isolation_mode,
 )
-from memlab.agents.workspace import AgentWorkspace, load_workspace, resolve_agent
 
 __all__ = [
     "AgentDefinition",

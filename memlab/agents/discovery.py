@@ -33,7 +33,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from memlab.agents.builtins import BUILTIN_AGENTS, BUILTIN_NAMES
 from memlab.agents.parsing import AgentsConfig
-from memlab.agents.sources import load_agents_dir, load_personas_dir, load_roles_dir
+from memlab.agents.reading import load_agents_dir, load_personas_dir, load_roles_dir
 from memlab.agents.types import AgentDefinition, SubagentPersona, SubagentRole
 from memlab.errors import ConfigError, unknown_name
 

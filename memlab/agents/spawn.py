@@ -24,6 +24,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from memlab.agents.cascade import Cascade, TextReader, cascade, find_role
 from memlab.agents.provenance import (
     DEFINITION,
     NONE,
@@ -32,7 +33,6 @@ from memlab.agents.provenance import (
     FieldProvenance,
     candidates,
 )
-from memlab.agents.resolve import Cascade, TextReader, cascade, find_role
 from memlab.agents.types import (
     AgentDefinition,
     EffectiveRuntimeConfig,

@@ -22,7 +22,7 @@ from memlab import plugins, progress
 from memlab.cli.args import MemlabParser
 from memlab.cli.commands import COMMANDS
 from memlab.errors import ConfigError, MemlabError
-from memlab.search import degraded
+from memlab.retrieval import degraded
 
 EXIT_BAD_INPUT = 2
 EXIT_BUG = 70  # EX_SOFTWARE

@@ -20,12 +20,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from memlab.agents.cascade import render_persona_block
 from memlab.agents.discovery import catalog_rows
+from memlab.agents.project import AgentWorkspace, load_workspace, resolve_agent
 from memlab.agents.provenance import provenance_rows
-from memlab.agents.resolve import render_persona_block
 from memlab.agents.spawn import Resolution
 from memlab.agents.types import OVERRIDE_FIELDS, overrides_from_assignments
-from memlab.agents.workspace import AgentWorkspace, load_workspace, resolve_agent
 from memlab.cli.args import existing_dir
 from memlab.cli.commands import summary
 from memlab.errors import ConfigError

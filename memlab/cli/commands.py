@@ -17,7 +17,7 @@ class Command(NamedTuple):
 
 
 _ENGINE, _EVALUATE, _JUDGE, _REPORT = (
-    "memlab.cli.engine",
+    "memlab.cli.search",
     "memlab.cli.evaluate",
     "memlab.cli.judge",
     "memlab.cli.report",

@@ -35,8 +35,8 @@ def register(sub: Any) -> None:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from memlab.cli.evaluate import resolved
-    from memlab.eval.memory import Memory
-    from memlab.export.files import write_export
+    from memlab.eval.replay.memory import Memory
+    from memlab.export.export_folder import write_export
 
     found = resolved(args)  # one read of --config, one parse of --set
     start = found.config

@@ -66,7 +66,7 @@ def register(subparsers: Any) -> None:
 
 
 def cmd_vectors(args: argparse.Namespace) -> int:
-    from memlab.eval.vectors import precompute_vectors
+    from memlab.eval.replay.precompute import precompute_vectors
 
     report = precompute_vectors(args.dir, args.embedder, progress=True)
     print(
@@ -176,7 +176,7 @@ def cmd_from_memory(args: argparse.Namespace) -> int:
     )
     print(result.summary())
     if args.embedder:
-        from memlab.eval.vectors import precompute_vectors
+        from memlab.eval.replay.precompute import precompute_vectors
 
         report = precompute_vectors(result.dest, args.embedder)
         print(f"vectors: {report.texts} texts embedded with {report.provider}")

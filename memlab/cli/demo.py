@@ -19,9 +19,9 @@ from typing import Any
 from memlab.config import MmrConfig, SearchConfig, with_overrides
 from memlab.demo import DemoPlan, open_demo_store
 from memlab.embeddings.registry import get_embedder
+from memlab.retrieval.explain import format_legend, format_result
+from memlab.retrieval.pipeline import SearchResult, search
 from memlab.scratch import scratch_dir
-from memlab.search.explain import format_legend, format_result
-from memlab.search.pipeline import SearchResult, search
 from memlab.store.store import MemoryStore
 from memlab.timefmt import format_iso
 

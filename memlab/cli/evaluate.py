@@ -20,21 +20,21 @@ from memlab.config import (
     MemlabConfig,
     SearchConfig,
 )
-from memlab.eval.comparison import fewer_collections
+from memlab.eval.compare.orchestration import fewer_collections
 from memlab.eval.measures import (
     DEFAULT_MEASURES,
     MEASURE_FAMILIES,
     check_measures,
 )
-from memlab.eval.runs import DEFAULT_RUNS, RANKERS
-from memlab.eval.significance import FAMILIES
+from memlab.eval.runs.rankers import DEFAULT_RUNS, RANKERS
+from memlab.eval.stats.significance import FAMILIES
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from memlab.eval.external import RunFile
-    from memlab.eval.prepare import Prepared, PrepareOptions
-    from memlab.eval.runs import Run
+    from memlab.eval.replay.prepared import Prepared, PrepareOptions
+    from memlab.eval.runs.external import RunFile
+    from memlab.eval.runs.rankers import Run
 
 
 def register(sub: Any) -> None:
@@ -180,7 +180,7 @@ def resolved(args: argparse.Namespace) -> Resolved:
     """The configuration the command line gives (see ``Resolved``); the index options:
     the flags (``--tokenizer`` …), else the ``--config`` file's ``index`` section, else
     the profile's tokenizer (None: the dataset's)."""
-    from memlab.eval.index_options import options_of_section
+    from memlab.eval.replay.index_options import options_of_section
 
     config, data = resolve_config(args, "search", also=("dream",))
     path = getattr(args, "config", None)
@@ -219,7 +219,7 @@ def prepare_options(args: argparse.Namespace, found: Resolved) -> PrepareOptions
     """How the command line prepares the dataset: ``--embedder``, ``--level``,
     ``--exclude-tag``, the index options, ``--dream`` and the Dream settings, ``--work``,
     progress unless ``--quiet``."""
-    from memlab.eval.prepare import PrepareOptions
+    from memlab.eval.replay.prepared import PrepareOptions
 
     return PrepareOptions(
         embedder=args.embedder,
@@ -235,7 +235,7 @@ def prepare_options(args: argparse.Namespace, found: Resolved) -> PrepareOptions
 
 def prepared_from(args: argparse.Namespace, found: Resolved | None = None) -> Prepared:
     """The dataset prepared as the command line says (index options, Dream, embedder)."""
-    from memlab.eval.prepare import prepare_dataset
+    from memlab.eval.replay.prepared import prepare_dataset
 
     return prepare_dataset(args.dataset, prepare_options(args, found or resolved(args)))
 
@@ -261,9 +261,9 @@ def _evaluate(
     measures: list[str],
 ) -> int:
     from memlab import progress
-    from memlab.eval.compare_view import compare_text
-    from memlab.eval.comparison import run_comparison
-    from memlab.eval.experiment import Scoring
+    from memlab.eval.compare.experiment import Scoring
+    from memlab.eval.compare.orchestration import run_comparison
+    from memlab.eval.compare.view import compare_text
 
     command = "compare" if getattr(args, "func", None) is cmd_compare else "eval"
     progress.note(f"{command} {args.dataset}: {len(runs)} run(s) ({', '.join(runs)})")
@@ -291,7 +291,7 @@ def _evaluate(
         return 0
     print(compare_text(exp, measures), flush=True)  # before the separation's long wait
     if getattr(args, "table", None):
-        from memlab.eval.significance import pairwise_table
+        from memlab.eval.stats.significance import pairwise_table
 
         table = pairwise_table(
             exp.perquery, list(exp.runs), [m for m in measures if m != "NumQ"],
@@ -309,12 +309,13 @@ def _evaluate(
 
 
 def _separation(exp: Any, measures: list[str], out: str | None) -> None:
-    """Filtering and ranking taken apart (``memlab.eval.comparison``), printed and written."""
+    """Filtering and ranking taken apart (``eval.compare.orchestration``), printed and
+    written."""
     from pathlib import Path
 
-    from memlab.eval.comparison import separation_of
-    from memlab.eval.separation import write_separation
-    from memlab.eval.separation_text import separation_text
+    from memlab.eval.compare.orchestration import separation_of
+    from memlab.eval.compare.separation import write_separation
+    from memlab.eval.compare.separation_view import separation_text
 
     sep = separation_of(exp, measures)
     if sep is None:
@@ -333,8 +334,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     from memlab.errors import ConfigError
-    from memlab.eval.comparison import compare_runs
-    from memlab.eval.external import parse_run_files
+    from memlab.eval.compare.orchestration import compare_runs
+    from memlab.eval.runs.external import parse_run_files
 
     use_protocol_profile(args, ",".join(DEFAULT_MEASURES))
     found = resolved(args)
@@ -352,7 +353,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def _ranked(runs: Mapping[str, SearchConfig | Run | RunFile]) -> dict[str, SearchConfig | Run]:
     """The runs memlab ranks itself; ``--run NAME=FILE`` has no place under --protocol."""
     from memlab.errors import ConfigError
-    from memlab.eval.external import RunFile
+    from memlab.eval.runs.external import RunFile
 
     files = [name for name, run in runs.items() if isinstance(run, RunFile)]
     if files:

@@ -11,7 +11,7 @@ from typing import Any
 
 from memlab.cli.args import comma_list, integer, nonempty
 from memlab.cli.commands import summary
-from memlab.eval.runs import DEFAULT_RUNS, RANKERS
+from memlab.eval.runs.rankers import DEFAULT_RUNS, RANKERS
 
 RUNS_HELP = (
     f"comma-separated runs: {', '.join(RANKERS)}, ranker@profile, "

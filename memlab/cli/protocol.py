@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from memlab.config import DreamConfig, SearchConfig
     from memlab.datasets import Dataset
     from memlab.eval.protocols import ProtocolResult, References
-    from memlab.eval.runs import Run
+    from memlab.eval.runs.rankers import Run
 
 PROTOCOL_NAMES = ("locomo", "longmemeval", "beir")
 
@@ -67,7 +67,7 @@ def use_protocol_profile(args: argparse.Namespace, default_measures: str) -> Non
         raise ConfigError(f"--unit: --protocol {args.protocol} ranks the paper's unit (--level)")
     args.protocol_measures = None
     if args.measures != default_measures:
-        from memlab.eval.protocols.measures import parse
+        from memlab.eval.protocols.paper_measures import parse
 
         names = tuple(m.strip() for m in args.measures.split(",") if m.strip())
         for name in names:
@@ -100,7 +100,7 @@ def run_protocol_command(
         run_protocol,
         write_protocol_outputs,
     )
-    from memlab.eval.runs import as_run
+    from memlab.eval.runs.rankers import as_run
 
     protocol = get_protocol(args.protocol)
     prepared = prepare_protocol(

@@ -135,7 +135,7 @@ def register(sub: Any) -> None:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from memlab.report.runner import ReportOptions, run_report
+    from memlab.report.run_report import ReportOptions, run_report
     from memlab.report.summary import summary_text
 
     if args.list:
@@ -211,7 +211,7 @@ ROOT_OPTIONS = ("--notebook-dir", "--ServerApp.root_dir", "--NotebookApp.noteboo
 def cmd_lab(args: argparse.Namespace) -> int:
     from memlab.errors import ReportError
     from memlab.report.execute import check_kernel
-    from memlab.report.workspace import working_copy
+    from memlab.report.init_folder import working_copy
 
     for arg in getattr(args, "extra", []):
         if arg.split("=", 1)[0] in ROOT_OPTIONS:
@@ -237,7 +237,7 @@ def cmd_lab(args: argparse.Namespace) -> int:
 
 
 def cmd_init(args: argparse.Namespace) -> int:
-    from memlab.report.workspace import lay_out
+    from memlab.report.init_folder import lay_out
 
     done = lay_out(args.dir, force=args.force)
     print(f"{args.dir}: {len(done.written)} written, {len(done.kept)} kept (--force overwrites)")

@@ -201,7 +201,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         top.to_csv(Path(args.out) / "best.csv", index=False)
         text = json.dumps(_clean(decision.to_dict()), indent=2, allow_nan=False) + "\n"
         (Path(args.out) / "decision.json").write_text(text, encoding="utf-8")
-        from memlab.export.sweep import write_fronts
+        from memlab.export.sweep_decision import write_fronts
 
         write_fronts(decision, args.out)
     exported = _export(args, result, decision, found.config.profile) if args.export else None
@@ -213,7 +213,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace, result: Any, decision: Any, profile_name: str) -> Any:
-    from memlab.export.sweep import export_sweep
+    from memlab.export.sweep_decision import export_sweep
 
     return export_sweep(
         result,

@@ -81,7 +81,7 @@ Rules:
   an event with ``at`` ≤ a query's ``as_of`` is visible to it, nothing later is;
   file mtimes are the events' times (Dream's gates read them). Each query is
   evaluated against the memory as it stood at its own ``as_of``
-  (``memlab.eval.prepare``).
+  (``memlab.eval.replay.prepared``).
 * **Targets** (the qrels' target column, and ``stale_targets``) never name
   chunks: ``path`` (a whole file, root-relative), ``path#L12-L20`` (1-based
   inclusive lines) or ``fact:<id>``. ``resolve_qrels`` maps targets to chunks at
@@ -141,7 +141,8 @@ from memlab.datasets.loader import load_dataset, validate_dataset
 from memlab.datasets.locate import known_datasets, resolve_dataset
 from memlab.datasets.model import DEFAULT_GROUP, Dataset, Event, FactText, MemoryGroup, Query
 from memlab.datasets.problems import Problem, ValidationReport
-from memlab.datasets.resolve import (
+from memlab.datasets.scan import compute_digest
+from memlab.datasets.target_chunks import (
     ChunkLike,
     ChunkRecord,
     chunk_group,
@@ -151,7 +152,6 @@ from memlab.datasets.resolve import (
     resolve_targets,
     run_by_file,
 )
-from memlab.datasets.scan import compute_digest
 from memlab.datasets.targets import Target, fact_marker, parse_target, span_target
 from memlab.datasets.trec import read_qrels, read_run, write_qrels, write_run
 from memlab.datasets.writer import DatasetWriter, update_digest

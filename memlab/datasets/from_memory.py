@@ -8,7 +8,7 @@ with no workspace is one group of global memory.
 
 Times: every file is written once, at its modification time (``dates="mtime"``)
 or at the date in its name (``dates="name"``: ``YYYY-MM-DD`` at UTC midnight,
-the rule ``memlab.store.files.filename_date`` applies; files without a date
+the rule ``memlab.store.memory_files.filename_date`` applies; files without a date
 keep their mtime). The dataset's ``as_of`` is ``as_of`` or the newest file time;
 queries (``memlab.datasets.query_file``) may carry their own. The memory
 already holds what Dream wrote, so the timeline does not run Dream again
@@ -36,7 +36,7 @@ from memlab.datasets.query_file import QuerySpec, read_query_file
 from memlab.datasets.targets import FACT_MARKER_RE
 from memlab.datasets.writer import DatasetWriter
 from memlab.errors import DatasetError, MemoryRootError, unknown_name
-from memlab.store.files import filename_date
+from memlab.store.memory_files import filename_date
 from memlab.timefmt import format_iso
 
 DATES = ("mtime", "name")

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path, PurePosixPath
 
-from memlab.datasets.cache import cached_load
-from memlab.datasets.checks import Levels, NuggetLevels, check_qrels, check_queries
+from memlab.datasets.cross_checks import Levels, NuggetLevels, check_qrels, check_queries
+from memlab.datasets.defaults import check_options
 from memlab.datasets.facts import check_facts, check_markers
+from memlab.datasets.group_events import build_events, v1_events
 from memlab.datasets.groups import GroupInfo, check_files, check_record_ids, load_groups
+from memlab.datasets.load_cache import cached_load
 from memlab.datasets.locate import resolve_dataset
 from memlab.datasets.model import JUDGEMENTS, MANIFEST, POOL, Dataset, MemoryGroup, Query
-from memlab.datasets.options import check_options
 from memlab.datasets.problems import ValidationReport
 from memlab.datasets.reader import RawDataset, read_raw
 from memlab.datasets.scan import compute_digest
-from memlab.datasets.timeline import build_events, v1_events
 from memlab.datasets.untrusted import reading_dataset
 from memlab.errors import DatasetError, unknown_name
 
@@ -155,7 +155,7 @@ def load_dataset(path: str | Path, level: str | None = None) -> Dataset:
     ``level`` picks the judgement level (default: the first the manifest lists).
     Warnings (e.g. unjudged queries) do not stop loading; see ``validate_dataset``.
     A dataset whose folder did not change since it last loaded is reused from
-    ``memlab.datasets.cache`` (the same dataset; any change: a full load).
+    ``memlab.datasets.load_cache`` (the same dataset; any change: a full load).
     """
     dataset = cached_load(resolve_dataset(path), _load)
     if level is not None and level not in dataset.levels:

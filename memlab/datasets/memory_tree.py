@@ -23,8 +23,8 @@ from pathlib import Path, PurePosixPath
 from memlab.config import IndexConfig
 from memlab.errors import MemoryRootError
 from memlab.safefs import printable_name, utf8_name
-from memlab.store.files import FileText, read_memory_file
 from memlab.store.layout import MEMORY_FILE, SESSIONS_DIR, MemoryLayout
+from memlab.store.memory_files import FileText, read_memory_file
 
 LAYOUTS = ("auto", "root", "users")
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")

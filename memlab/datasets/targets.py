@@ -7,7 +7,7 @@ A target is one of
 * ``fact:<id>`` — the place where the memory text holds the marker ``<!-- fact:<id> -->``.
 
 Targets never name chunks, so judgements survive re-chunking; they are resolved
-to chunks at evaluation time (``memlab.datasets.resolve``).
+to chunks at evaluation time (``memlab.datasets.target_chunks``).
 
 A path may hold spaces (``notes/my notes.md#L3``): in ``qrels.tsv``, whose columns
 are whitespace-separated, the target is written with whitespace and ``%``

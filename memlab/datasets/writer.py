@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from memlab.datasets.defaults import index_problems, timeline_problems
 from memlab.datasets.fields import ID_RE
 from memlab.datasets.folder import prepare_dest, qrels_file, update_digest, write_manifest
 from memlab.datasets.groups import root_problem
@@ -37,7 +38,6 @@ from memlab.datasets.model import (
     QUERIES,
     VERSIONS_DIR,
 )
-from memlab.datasets.options import index_problems, timeline_problems
 from memlab.datasets.scan import compute_digest
 from memlab.datasets.targets import FACT_ID_RE, check_path, parse_target
 from memlab.datasets.trec import write_qrels

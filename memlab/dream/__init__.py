@@ -6,7 +6,7 @@
 * ``run`` — one run (``run_dream``) and its ``DreamOutcome``;
 * ``consolidators`` / ``offline`` — what produces the new memory;
 * ``write`` — c0's in-place write and the atomic option;
-* ``crash`` — the SIGKILL campaign (``python -m memlab.dream.crash``);
+* ``crash`` — the SIGKILL campaign (``python -m memlab.dream.kill_dream``);
 * ``sim`` — the capacity simulator (a package: ``memlab.dream.sim``); imported on
   demand, as it needs numpy and pandas.
 """

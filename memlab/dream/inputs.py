@@ -20,8 +20,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from memlab.retrieval.content import is_scaffold
 from memlab.safefs import FileBytes, read_bytes
-from memlab.search.content import is_scaffold
 
 log = logging.getLogger("memlab")
 MAX_FILE_BYTES = 10 * 1024 * 1024  # a session log or MEMORY.md larger than this is not read

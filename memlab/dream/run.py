@@ -30,9 +30,9 @@ from memlab.dream.consolidators import Consolidator
 from memlab.dream.gates import GateDecision, Open, Trigger
 from memlab.dream.inputs import DreamInput
 from memlab.dream.lock import Busy, DreamLock
+from memlab.dream.new_memory import Writer, writer_for
 from memlab.dream.plan import DreamPaths, plan_run
 from memlab.dream.response import Nothing, process_response
-from memlab.dream.write import Writer, writer_for
 from memlab.errors import DreamError
 
 log = logging.getLogger("memlab")

@@ -14,7 +14,7 @@ torn lines repaired on resume, the digest kept current), ``session`` (the flow:
 next candidate, grade, skip, abstention, back, add a query), ``terminal`` and
 ``memlab.workbench.judging`` (its two views), ``highlight`` (the query's terms
 in a text), ``agreement`` (Cohen's κ) and ``health`` (progress, Judged@k per
-run with the gap warning of ``memlab.eval.coverage``, κ).
+run with the gap warning of ``memlab.eval.compare.coverage``, κ).
 
 Judgement targets are line spans (``path#La-Lb``) of the file version at the
 query's time, not fact ids: a span names exactly the text the judge read, and

@@ -4,7 +4,7 @@ whether two judges agree. Read-only.
 ``judging_health(dataset)`` ranks every query with each run (the pool's runs by
 default, or any ``--runs`` list) at its own time and reports, per run, the
 ``Judged@k`` measure and the share of its returned top k that is unjudged
-(``memlab.eval.coverage``), with a warning and the command to pool and judge
+(``memlab.eval.compare.coverage``), with a warning and the command to pool and judge
 the gap when most of it is; given other qrels files (other judges), Cohen's κ
 against the dataset's own (``memlab.judging.agreement``).
 """
@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING
 from memlab.datasets import load_dataset
 from memlab.datasets.model import QRELS
 from memlab.errors import DatasetError
-from memlab.eval.coverage import Coverage, gap_warning, pooled_configs, run_coverage
-from memlab.eval.memory import Memory
-from memlab.eval.prepare import PrepareOptions, prepare_dataset
-from memlab.eval.runs import Run, needed_limit, parse_run_specs, run_config
+from memlab.eval.compare.coverage import Coverage, gap_warning, pooled_configs, run_coverage
+from memlab.eval.replay.memory import Memory
+from memlab.eval.replay.prepared import PrepareOptions, prepare_dataset
+from memlab.eval.runs.rankers import Run, needed_limit, parse_run_specs, run_config
 from memlab.judging.agreement import Agreement, agreement
 from memlab.judging.journal import read_grades
 from memlab.judging.pool import DEFAULT_DEPTH, DEFAULT_POOL_RUNS, read_pool, read_settings

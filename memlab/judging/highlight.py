@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 
-from memlab.search.keywords import extract_keywords
+from memlab.retrieval.keywords import extract_keywords
 from memlab.text import token_spans
 
 ANSI_ON, ANSI_OFF = "\x1b[1;33m", "\x1b[0m"

@@ -34,7 +34,7 @@ from memlab.datasets.model import JUDGEMENTS, MANIFEST, QRELS, QUERIES
 from memlab.datasets.scan import digest_listing, digest_of
 from memlab.datasets.untrusted import MAX_TABLE_BYTES, read_dataset_file
 from memlab.errors import DatasetError
-from memlab.judging.files import append_lines, check_regular, repair_tail
+from memlab.judging.judgement_files import append_lines, check_regular, repair_tail
 from memlab.safefs import write_atomic
 from memlab.timefmt import format_iso
 

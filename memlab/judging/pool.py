@@ -1,6 +1,6 @@
 """Pooling: the candidates to judge, from the top k of several rankers, blind to which.
 
-For each query, at the query's own time (``memlab.eval.prepare``: the memory as
+For each query, at the query's own time (``memlab.eval.replay.prepared``: the memory as
 it stood then), every run ranks the same candidates with the scoring core
 (``rank_batch``); the pool is the union of each run's first ``depth``
 candidates: the hits it returns, in order, then — when it returns fewer — the
@@ -12,7 +12,7 @@ than about ten days, which on a real memory is most of them. A
 candidate is named by its *target* — ``path#La-Lb``, the lines of the file
 version at the query's time that the chunk holds — so a judgement survives
 re-chunking; it keeps the chunk's text, and for every run that found it, its
-rank and its stage trace (``memlab.search.trace``), shown only on request.
+rank and its stage trace (``memlab.retrieval.trace``), shown only on request.
 
 Candidates are de-duplicated by target and ordered by a hash of (seed, query,
 target): a stable order that does not reveal which ranker found a candidate,
@@ -38,14 +38,14 @@ from memlab.datasets.jsonl import dumps
 from memlab.datasets.model import POOL, POOL_SETTINGS
 from memlab.datasets.untrusted import MAX_TABLE_BYTES, read_optional
 from memlab.errors import DatasetError
-from memlab.eval.memory import Memory
-from memlab.eval.prepare import Prepared, PrepareOptions, prepare_dataset
-from memlab.eval.runs import Run, needed_limit, parse_run_specs
+from memlab.eval.replay.memory import Memory
+from memlab.eval.replay.prepared import Prepared, PrepareOptions, prepare_dataset
+from memlab.eval.runs.rankers import Run, needed_limit, parse_run_specs
 from memlab.progress import phase
+from memlab.retrieval.candidates_batch import CandidateBatch
+from memlab.retrieval.ranking import rank_batch
+from memlab.retrieval.trace import trace_rows
 from memlab.safefs import write_atomic
-from memlab.search.candidates_batch import CandidateBatch
-from memlab.search.ranking import rank_batch
-from memlab.search.trace import trace_rows
 
 DEFAULT_POOL_RUNS = ("fts", "hybrid", "mmr")
 DEFAULT_DEPTH = 10

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from memlab.judging.session import Item
-from memlab.search.explain import format_trace
+from memlab.retrieval.explain import format_trace
 from memlab.timefmt import format_iso
 
 KEYS = (

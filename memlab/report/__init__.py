@@ -17,6 +17,6 @@ The notebooks themselves call ``memlab.workbench``; this package never imports i
 
 from __future__ import annotations
 
-from memlab.report.runner import ReportOptions, ReportResult, plan, run_report
+from memlab.report.run_report import ReportOptions, ReportResult, plan, run_report
 
 __all__ = ["ReportOptions", "ReportResult", "plan", "run_report"]

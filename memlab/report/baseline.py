@@ -16,7 +16,7 @@ way for NumQ and Tokens). A tolerance is absolute (a number) or
 the tolerance is ``[OK]`` with a note to refresh the baseline.
 
 Numbers are compared only when the manifests are comparable
-(``memlab.eval.manifest.incompatibilities``: dataset digest, level, unit, index
+(``memlab.eval.compare.manifest.incompatibilities``: dataset digest, level, unit, index
 configuration, embedder, measures) and each run's configuration matches;
 otherwise every metric concerned fails as *incomparable* rather than being
 compared silently (DESIGN invariant 6). A run whose configuration differs carries
@@ -39,7 +39,7 @@ from typing import Any
 
 from memlab.datafile import load_data
 from memlab.errors import ReportError
-from memlab.eval.manifest import incompatibilities, write_json
+from memlab.eval.compare.manifest import incompatibilities, write_json
 from memlab.eval.measures import better_sign
 from memlab.report.config_diff import RunChanges, config_changes
 

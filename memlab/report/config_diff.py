@@ -24,7 +24,7 @@ from typing import Any
 
 from memlab.config import SearchConfig, flatten, from_dict
 from memlab.errors import ConfigError
-from memlab.search.scoring import candidate_limit
+from memlab.retrieval.strategies import candidate_limit
 
 
 class _Absent:

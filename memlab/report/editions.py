@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from memlab.errors import ReportError
-from memlab.report.locate import notebook_dir
+from memlab.report.shipped_paths import notebook_dir
 
 EDITIONS: dict[str, tuple[str, ...]] = {"tour": ("zh",)}
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from memlab.report.baseline import CheckResult
-from memlab.report.results import JobResult
+from memlab.report.jobs import JobResult
 
 
 def notebook_to_html(
@@ -60,7 +60,7 @@ def machine_paths(out_dir: Path, report_dir: Path, datasets: Sequence[Path]) -> 
     import tempfile
 
     from memlab.datasets.locate import repo_root
-    from memlab.eval.prepare import default_work_dir
+    from memlab.eval.replay.prepared import default_work_dir
 
     names = {
         str(out_dir.resolve()): ".",

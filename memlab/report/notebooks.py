@@ -28,7 +28,7 @@ from typing import Any
 import yaml
 
 from memlab.errors import ReportError, did_you_mean, unknown_name
-from memlab.report.locate import notebook_dir
+from memlab.report.shipped_paths import notebook_dir
 
 RUNNER_PARAMS = {"out_dir": "--out", "dataset": "--datasets"}
 

@@ -22,7 +22,7 @@ from typing import Any
 from memlab import __version__
 from memlab.eval.measures import good_direction
 from memlab.report.baseline import FAIL, NEW, OK, TWO_SIDED, CheckResult, MetricCheck
-from memlab.report.results import ReportResult
+from memlab.report.jobs import ReportResult
 
 
 def _rel(path: os.PathLike[str] | str) -> str:

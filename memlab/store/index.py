@@ -28,18 +28,18 @@ from pathlib import Path
 from typing import Any
 
 from memlab.config import IndexConfig
+from memlab.retrieval.content import is_content_free
 from memlab.safefs import printable_name, utf8_name
-from memlab.search.content import is_content_free
 from memlab.store import vectors
 from memlab.store.chunker import Chunk, content_hashes
 from memlab.store.chunking import chunk_file
 from memlab.store.connection import open_connection
-from memlab.store.files import FileText, Skip, created_time, file_signature, read_memory_file
 from memlab.store.guard import check_index_target
 from memlab.store.index_core import Clock, IndexCore
 from memlab.store.index_reads import IndexedChunk, IndexReads, IndexStats
 from memlab.store.index_rows import Existing, IndexRows
 from memlab.store.layout import MemoryLayout
+from memlab.store.memory_files import FileText, Skip, created_time, file_signature, read_memory_file
 from memlab.store.schema import check_chunking, migrate
 from memlab.store.schema import created_at_rule as schema_created_at_rule
 

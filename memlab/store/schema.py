@@ -21,7 +21,7 @@ from typing import Any
 
 from memlab.config import ChunkingConfig, to_dict
 from memlab.errors import SchemaMismatchError
-from memlab.search.content import is_content_free
+from memlab.retrieval.content import is_content_free
 
 SCHEMA_VERSION = 4
 TOKENIZE_CLAUSES = {

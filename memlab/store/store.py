@@ -27,9 +27,9 @@ from memlab.embeddings.base import EmbeddingProvider, checked_embed
 from memlab.errors import EmbeddingError, StoreError
 from memlab.safefs import printable_name
 from memlab.store import vectors
-from memlab.store.files import file_signature
 from memlab.store.index import Clock, FileOutcome, MemoryIndex
 from memlab.store.layout import MemoryLayout
+from memlab.store.memory_files import file_signature
 from memlab.store.sync import DirtySet, ReindexClaim, Watcher, pid_alive
 
 log = logging.getLogger("memlab")

@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from memlab.config import IndexConfig
-from memlab.search.content import is_content_free
+from memlab.retrieval.content import is_content_free
 from memlab.store.chunker import chunk_markdown
 from memlab.store.connection import open_connection
-from memlab.store.files import FileText, read_memory_file
 from memlab.store.layout import MemoryLayout
+from memlab.store.memory_files import FileText, read_memory_file
 from memlab.store.schema import TOKENIZE_CLAUSES, get_meta
 
 

@@ -2,7 +2,7 @@
 
 Candidates are gathered once per query at the widest candidate limit any
 configuration needs; every configuration is then rescored by the one scoring
-core in its many-configuration form (``memlab.search.many``) over all queries at
+core in its many-configuration form (``memlab.retrieval.many``) over all queries at
 once, and measured with vectorised measures (``memlab.eval.measures``). Public API:
 
 * ``run_sweep(dataset, space, ...)`` → ``SweepResult`` (table, ``best``, ``chosen``,
@@ -25,9 +25,9 @@ from memlab.grids import shipped_grids
 from memlab.sweep.choice import ChoiceRule, pareto_front
 from memlab.sweep.decision import Decision, decide
 from memlab.sweep.engine import Sweep
-from memlab.sweep.files import read_results
 from memlab.sweep.plots import plot_fronts, plot_half_life, plot_heatmap, plot_lambda
 from memlab.sweep.results import SweepResult, best
+from memlab.sweep.results_folder import read_results
 from memlab.sweep.runner import SweepOptions, run_points, run_sweep
 from memlab.sweep.space import SweepPoint, grid, load_grid, random_configs
 from memlab.sweep.split import Split, split_queries

@@ -9,7 +9,7 @@ and returns a ``Decision``:
 * base and chosen side by side on dev and holdout: quality with its CI, the costs;
 * the holdout gain over the base with its CI and paired test (``honest.paired_gain``)
   and the dev→holdout optimism over repeated splits (``honest.repeated_splits``);
-* the warnings (``memlab.sweep.checks``).
+* the warnings (``memlab.sweep.caveats``).
 
 Rendering lives in ``memlab.sweep.decision_text``.
 """
@@ -25,8 +25,8 @@ import pandas as pd
 
 from memlab.errors import ConfigError
 from memlab.eval.measures import COST_MEASURES
-from memlab.eval.stats import bootstrap_ci
-from memlab.sweep import checks
+from memlab.eval.stats.paired import bootstrap_ci
+from memlab.sweep import caveats as checks
 from memlab.sweep.choice import CONSTRAINED_COSTS, Choice, ChoiceRule, choose, pareto_front
 from memlab.sweep.honest import DEFAULT_SPLITS, Gain, Resplits, paired_gain, repeated_splits
 from memlab.sweep.space import SweepPoint, describe

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from memlab.sweep.checks import queries
+from memlab.sweep.caveats import queries
 from memlab.sweep.choice import CONSTRAINED_COSTS
 from memlab.sweep.decision import Decision
 

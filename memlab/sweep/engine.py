@@ -4,7 +4,7 @@
 widest candidate limit any configuration needs (``Prepared.timeline``: one
 replay of the memory; DESIGN invariants 2 and 9), looks up the
 judgements of every candidate row once, and then scores configurations with the
-scoring core's many-configuration form (``memlab.search.many``: the stage
+scoring core's many-configuration form (``memlab.retrieval.many``: the stage
 functions of ``rank_batch``, the function the live search calls — invariant 1 —
 computed for many configurations and all queries at once, with no SQL). Measures
 are vectorised over configurations and queries (``metrics``). A sweep's hits for
@@ -35,13 +35,13 @@ from memlab.eval.measures import (
     check_measures,
     judgements_for,
 )
-from memlab.eval.memory import Memory
-from memlab.eval.prepare import Prepared, prepare_dataset
-from memlab.eval.runs import RunResult, keyword_mode, needed_limit, run_of
-from memlab.search.candidates_batch import CandidateBatch
-from memlab.search.many import BatchArrays
-from memlab.search.pipeline import Hit
-from memlab.search.ranking import RankedBatch, rank_batch
+from memlab.eval.replay.memory import Memory
+from memlab.eval.replay.prepared import Prepared, prepare_dataset
+from memlab.eval.runs.rankers import RunResult, keyword_mode, needed_limit, run_of
+from memlab.retrieval.candidates_batch import CandidateBatch
+from memlab.retrieval.many import BatchArrays
+from memlab.retrieval.pipeline import Hit
+from memlab.retrieval.ranking import RankedBatch, rank_batch
 from memlab.sweep.indexes import index_key, index_memory
 from memlab.sweep.space import SweepPoint, as_points
 from memlab.sweep.split import Split, split_queries

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from memlab.arrays import BoolArray, FloatArray
-from memlab.eval import stats
+from memlab.eval.stats import paired as stats
 from memlab.sweep.split import split_queries
 
 DEFAULT_SPLITS = 5
@@ -87,7 +87,7 @@ def paired_gain(
     wtl = stats.win_tie_loss(a, b)
     mde = None
     if n >= 2 and np.ptp(d) > 0:
-        from memlab.eval.power import analytic_mde
+        from memlab.eval.stats.power import analytic_mde
 
         mde = analytic_mde(d)
     return Gain(

@@ -22,8 +22,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from memlab.errors import ConfigError, unknown_name
-from memlab.eval.index_options import INDEX_OPTIONS, check_index_value
-from memlab.eval.memory import Memory
+from memlab.eval.replay.index_options import INDEX_OPTIONS, check_index_value
+from memlab.eval.replay.memory import Memory
 
 INDEX_AXES = INDEX_OPTIONS
 

@@ -20,7 +20,7 @@ import pandas as pd
 
 from memlab.errors import ConfigError
 from memlab.eval.measures import COST_MEASURES
-from memlab.eval.stats import bootstrap_ci
+from memlab.eval.stats.paired import bootstrap_ci
 from memlab.sweep.space import SweepPoint, describe
 from memlab.sweep.split import Split
 

@@ -2,7 +2,7 @@
 
 ``run_points(sweep, points, out=...)`` scores every point not already in
 ``out/sweep.csv`` (rows are keyed by configuration hash), in chunks of
-configurations scored on every core (``memlab.sweep.parallel``; any
+configurations scored on every core (``memlab.sweep.fanout``; any
 ``concurrent.futures.Executor`` can run them), saving the file every few seconds
 and when it stops. Ctrl-C (``KeyboardInterrupt``) ends the loop: the rows scored so
 far are saved and returned (``result.interrupted``); running the same sweep again
@@ -26,12 +26,12 @@ from memlab.config import SearchConfig
 from memlab.datasets import Dataset
 from memlab.errors import ConfigError
 from memlab.eval.measures import DEFAULT_TOKEN_BUDGET, SWEEP_MEASURES
-from memlab.eval.prepare import Prepared
+from memlab.eval.replay.prepared import Prepared
 from memlab.parallel import available_cores, spare_cores
 from memlab.sweep.engine import Sweep, by_engine
-from memlab.sweep.files import load_results, save_results, sweep_manifest
-from memlab.sweep.parallel import chunk_size, chunked, scored_chunks
+from memlab.sweep.fanout import chunk_size, chunked, scored_chunks
 from memlab.sweep.results import SweepResult, overrides_column
+from memlab.sweep.results_folder import load_results, save_results, sweep_manifest
 from memlab.sweep.space import SweepPoint, as_points, grid, load_grid, random_configs
 from memlab.sweep.work import SweepWork
 

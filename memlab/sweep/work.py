@@ -6,7 +6,7 @@ query's time, the measures, the split and the token budget. It is picklable and
 built once per sweep; ``score_chunk(work, configs)`` returns the metric columns
 of a chunk of configurations (configurations × ``work.columns``, the order of
 ``Sweep.metric_columns``). Any ``concurrent.futures.Executor`` can run it —
-memlab's process pool (``memlab.sweep.parallel``) or a Dask cluster's
+memlab's process pool (``memlab.sweep.fanout``) or a Dask cluster's
 (``Client.get_executor()``, or ``client.submit`` with the work scattered once).
 
 ``score_chunk`` keeps the per-process scorer of the last work it saw (decays and
@@ -25,7 +25,7 @@ import numpy as np
 from memlab.arrays import BoolArray, FloatArray
 from memlab.config import SearchConfig
 from memlab.eval.measures import Judgements, Returned, compute
-from memlab.search.many import BatchArrays, ManyScorer
+from memlab.retrieval.many import BatchArrays, ManyScorer
 
 
 @dataclass(frozen=True)
@@ -110,6 +110,6 @@ def score_chunk(work: SweepWork, configs: Sequence[SearchConfig]) -> FloatArray:
 def warm_worker() -> None:
     """A worker made ready to score (handed to ``memlab.cluster.connect``): this module
     imported (unpickling the function does it) and the compiled search kernels loaded."""
-    from memlab.search.kernels import warm
+    from memlab.retrieval.kernels import warm
 
     warm()

@@ -20,7 +20,7 @@ reachable from tests; the notebooks hold no logic of their own.
 
 from __future__ import annotations
 
-from memlab.eval.prepare import PrepareOptions
+from memlab.eval.replay.prepared import PrepareOptions
 from memlab.workbench.agents import (
     cascade_matrix,
     catalogs,
@@ -47,14 +47,6 @@ from memlab.workbench.capacity import (
     theory_check,
 )
 from memlab.workbench.course import check, solution
-from memlab.workbench.demo import (
-    Demo,
-    chunk_table,
-    close_demo,
-    memory_files,
-    open_demo,
-    save_tour,
-)
 from memlab.workbench.display import Panel, Plot, setup
 from memlab.workbench.dream_lessons import gate_scenario, gate_table, lock_rollback, rollback_table
 from memlab.workbench.evaluation import (
@@ -68,6 +60,7 @@ from memlab.workbench.evaluation import (
     run_compare,
     significance_table,
 )
+from memlab.workbench.experiment_plots import baseline_plot, category_plot, delta_plot, metric_plot
 from memlab.workbench.findings import (
     age_limit_table,
     dataset_overview,
@@ -89,7 +82,6 @@ from memlab.workbench.live import (
     mmr_side_by_side,
     remove_memory,
 )
-from memlab.workbench.plots import baseline_plot, category_plot, delta_plot, metric_plot
 from memlab.workbench.regression import baseline_check
 from memlab.workbench.review import (
     capability_levels,
@@ -134,6 +126,14 @@ from memlab.workbench.sweeps import (
     lambda_plot,
     sweep,
     sweep_engine,
+)
+from memlab.workbench.tour import (
+    Demo,
+    chunk_table,
+    close_demo,
+    memory_files,
+    open_demo,
+    save_tour,
 )
 from memlab.workbench.traces import decay_side_by_side, keywords, stage_plot, trace
 

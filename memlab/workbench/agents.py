@@ -17,10 +17,10 @@ from typing import Any
 
 import pandas as pd
 
+from memlab.agents.project import AgentWorkspace, load_workspace, resolve_agent
 from memlab.agents.tables import cascade_matrix as _cascade_matrix
 from memlab.agents.tables import catalog_table, provenance_table
 from memlab.agents.types import overrides_from_assignments
-from memlab.agents.workspace import AgentWorkspace, load_workspace, resolve_agent
 from memlab.scratch import scratch_dir
 from memlab.workbench.display import Panel
 
@@ -149,7 +149,7 @@ def failure_modes(ws: AgentWorkspace) -> pd.DataFrame:
 def save_agents(ws: AgentWorkspace, out_dir: str = "") -> str:
     """Write the cascade matrix and the failure-mode table beside the executed notebook."""
     from memlab import __version__
-    from memlab.eval.manifest import write_json
+    from memlab.eval.compare.manifest import write_json
 
     if not out_dir:
         return "out_dir is empty: nothing written"

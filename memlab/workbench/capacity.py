@@ -303,7 +303,7 @@ def save_capacity(result: SimResult, table: pd.DataFrame, out_dir: str = "") -> 
 
     from memlab import __version__
     from memlab.config import to_dict
-    from memlab.eval.manifest import write_json
+    from memlab.eval.compare.manifest import write_json
 
     if not out_dir:
         return "out_dir is empty: nothing written"

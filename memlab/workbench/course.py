@@ -57,8 +57,8 @@ class Exercise:
 
 
 def _candidates(answer: Any, demo: Any) -> tuple[Any, bool, str]:
-    from memlab.search.pipeline import search
-    from memlab.search.scoring import candidate_limit
+    from memlab.retrieval.pipeline import search
+    from memlab.retrieval.strategies import candidate_limit
 
     config = demo.config({"max_results": 4})
     limit = candidate_limit(config)
@@ -75,7 +75,7 @@ def _candidates(answer: Any, demo: Any) -> tuple[Any, bool, str]:
 def _failing_embedder(answer: Any, demo: Any) -> tuple[Any, bool, str]:
     from memlab.embeddings.registry import get_embedder
     from memlab.errors import MemlabError
-    from memlab.search.pipeline import search
+    from memlab.retrieval.pipeline import search
 
     if not isinstance(answer, str):
         return None, False, ""
@@ -135,8 +135,8 @@ def _no_capability_mode(answer: Any, _: Any) -> tuple[Any, bool, str]:
 
 
 def _cascade_capability_mode(answer: Any, ws: Any) -> tuple[Any, bool, str]:
+    from memlab.agents.project import resolve_agent
     from memlab.agents.types import overrides_from_assignments
-    from memlab.agents.workspace import resolve_agent
 
     spawn = overrides_from_assignments(["capability_mode=execute", "persona=terse"])
     res = resolve_agent(ws, "reviewer", spawn, parent_model="grok-4")

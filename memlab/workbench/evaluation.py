@@ -1,6 +1,6 @@
 """Compare rankers on a dataset: run, tabulate, and explain the biggest changes.
 
-``run_compare`` runs ``memlab compare``'s pipeline (``memlab.eval.comparison``),
+``run_compare`` runs ``memlab compare``'s pipeline (``memlab.eval.compare.orchestration``),
 whose ``run_experiment`` writes ``aggregated.csv``, ``perquery.csv``,
 ``manifest.json`` … into ``out_dir``;
 the other functions turn its ``Experiment`` into the tables the compare and
@@ -19,12 +19,12 @@ from typing import Any
 import pandas as pd
 
 from memlab.config import DEFAULT_PROFILE, MmrConfig, SearchConfig, config_hash
-from memlab.eval.comparison import compare_runs, run_comparison
-from memlab.eval.experiment import Experiment, Scoring
+from memlab.eval.compare.experiment import Experiment, Scoring
+from memlab.eval.compare.orchestration import compare_runs, run_comparison
 from memlab.eval.measures import DEFAULT_MEASURES
-from memlab.eval.prepare import Prepared, PrepareOptions, prepare_dataset
-from memlab.eval.runs import named_configs, run_label
-from memlab.eval.significance import PairwiseTable, pairwise_table
+from memlab.eval.replay.prepared import Prepared, PrepareOptions, prepare_dataset
+from memlab.eval.runs.rankers import named_configs, run_label
+from memlab.eval.stats.significance import PairwiseTable, pairwise_table
 from memlab.workbench.display import Panel
 from memlab.workbench.traces import query_trace
 
@@ -68,7 +68,7 @@ def run_compare(
     """Evaluate ``runs`` on ``dataset`` prepared as ``options`` say (the profile of every
     run that names none, the embedder, the query categories, index options and
     ``dream``; None follows the dataset's manifest), by the compare pipeline
-    ``memlab compare`` runs (``memlab.eval.comparison``). ``client``: a Dask cluster
+    ``memlab compare`` runs (``memlab.eval.compare.orchestration``). ``client``: a Dask cluster
     (``cluster()``) to replay the groups on."""
     options = benchmark_options(options)
     prepared = prepare_dataset(dataset, options)
@@ -166,7 +166,7 @@ def paper_table(
     exp: Experiment, measures: Sequence[str] | None = None, *, family: str = "measure"
 ) -> PairwiseTable:
     """Every pair of runs tested on every measure, for papers and slides: ``.to_markdown()``,
-    ``.to_latex()`` (``memlab.eval.significance.pairwise_table``)."""
+    ``.to_latex()`` (``memlab.eval.stats.significance.pairwise_table``)."""
     wanted = list(measures or [m for m in exp.manifest["measures"] if m != "NumQ"])
     return pairwise_table(
         exp.perquery, list(exp.runs), wanted, test=exp.manifest["test"], family=family

@@ -29,9 +29,9 @@ import pandas as pd
 from memlab.config import PROFILES, MemlabConfig
 from memlab.datasets import load_dataset
 from memlab.datasets.locate import resolve_dataset
-from memlab.eval.embedders import evaluation_embedder
-from memlab.eval.prepare import Prepared, prepare
-from memlab.search.scoring import (
+from memlab.eval.replay.embedders import evaluation_embedder
+from memlab.eval.replay.prepared import Prepared, prepare
+from memlab.retrieval.scoring import (
     access_boost,
     accesses_for_boost,
     age_at_decay,
@@ -40,8 +40,8 @@ from memlab.search.scoring import (
 )
 from memlab.sources import is_evergreen
 from memlab.timefmt import DAY
-from memlab.workbench.demo import Demo
 from memlab.workbench.display import Plot, figure
+from memlab.workbench.tour import Demo
 
 
 def age_limit(half_life: float | None, min_score: float, accesses: int = 0) -> float:

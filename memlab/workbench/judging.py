@@ -35,10 +35,10 @@ BUTTONS = {
 
 def judging_folder(folder: str = "", out_dir: str = "out/judge") -> str:
     """The dataset folder to judge: ``folder``, or ("") the demo dataset built under
-    ``out_dir`` from the shipped demo memory (``memlab.judging.demo``)."""
+    ``out_dir`` from the shipped demo memory (``memlab.judging.example``)."""
     if folder:
         return folder
-    from memlab.judging.demo import demo_dataset
+    from memlab.judging.example import demo_dataset
 
     return str(demo_dataset(Path(out_dir)))
 

@@ -19,10 +19,10 @@ import pandas as pd
 
 from memlab.embeddings.registry import get_embedder
 from memlab.eval.measures import redundancy
-from memlab.search.pipeline import Hit, SearchResult, search
+from memlab.retrieval.pipeline import Hit, SearchResult, search
 from memlab.store.layout import flush_separator
-from memlab.workbench.demo import Demo
 from memlab.workbench.display import Panel
+from memlab.workbench.tour import Demo
 from memlab.workbench.traces import short_id
 
 

@@ -9,9 +9,9 @@ from typing import Any
 
 import pandas as pd
 
-from memlab.eval.experiment import Experiment
+from memlab.eval.compare.experiment import Experiment
 from memlab.report.baseline import FAIL, CheckResult, check_entry, load_baseline
-from memlab.report.locate import default_baseline
+from memlab.report.shipped_paths import default_baseline
 from memlab.report.summary import config_lines, run_lines
 from memlab.workbench.display import Panel
 

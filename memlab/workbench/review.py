@@ -22,16 +22,16 @@ from typing import Any
 
 import pandas as pd
 
-from memlab.workbench.demo import Demo
 from memlab.workbench.display import Panel
+from memlab.workbench.tour import Demo
 
 NOT_IN_THE_RESULT = ("temperature", "max_tokens", "tools")
 
 
 def why_three_times(demo: Demo, query: str = "which Node version does CI use?") -> Panel:
     """The candidate limit and the rows each candidate list gave ``query``."""
-    from memlab.search.pipeline import search
-    from memlab.search.scoring import candidate_limit
+    from memlab.retrieval.pipeline import search
+    from memlab.retrieval.strategies import candidate_limit
 
     config = demo.config()
     limit = candidate_limit(config)
@@ -68,7 +68,7 @@ def mmr_defaults(
 ) -> Panel:
     """MmrConfig's defaults, c0's, and the hits under λ 0.7 and 0.3 with MMR off and on."""
     from memlab.config import MmrConfig
-    from memlab.search.pipeline import search
+    from memlab.retrieval.pipeline import search
 
     base = overrides or {"vectors": False, "half_life_days": 30, "max_results": 3}
     default = MmrConfig()

@@ -1,4 +1,4 @@
-"""What the notebooks show of filtering and ranking taken apart (``memlab.eval.separation``).
+"""What the notebooks show of filtering and ranking taken apart (``eval.compare.separation``).
 
 ``separate`` runs it on an experiment (and writes its CSV files beside the
 experiment's when ``out_dir`` is set); the other functions turn the result into
@@ -15,21 +15,21 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from memlab.eval.breakdown import AGE_ORDER
-from memlab.eval.experiment import Experiment
-from memlab.eval.separation import (
+from memlab.eval.compare.breakdown import AGE_ORDER
+from memlab.eval.compare.experiment import Experiment
+from memlab.eval.compare.separation import (
     END_TO_END,
     RANKING_ONLY,
     Separation,
     write_separation,
 )
-from memlab.eval.separation import (
+from memlab.eval.compare.separation import (
     separate as _separate,
 )
-from memlab.eval.separation_text import indexes_section
+from memlab.eval.compare.separation_view import indexes_section
 from memlab.workbench.display import Panel, Plot, figure
 from memlab.workbench.evaluation import significance_table
-from memlab.workbench.plots import COLORS
+from memlab.workbench.experiment_plots import COLORS
 
 VIEW_MEASURES = ("nDCG@10", "R@5", "Success@5", "alpha-nDCG@10", "NRAll@10", "AbstainHits")
 

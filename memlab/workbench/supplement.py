@@ -27,10 +27,10 @@ import numpy as np
 import pandas as pd
 
 from memlab.config import SearchConfig
-from memlab.eval.prepare import Prepared, gather_batch
-from memlab.search.candidates_batch import CandidateBatch
-from memlab.search.ranking import RankedBatch, rank_batch
-from memlab.search.scoring import candidate_limit
+from memlab.eval.replay.prepared import Prepared, gather_batch
+from memlab.retrieval.candidates_batch import CandidateBatch
+from memlab.retrieval.ranking import RankedBatch, rank_batch
+from memlab.retrieval.strategies import candidate_limit
 from memlab.workbench.display import Panel
 from memlab.workbench.traces import query_trace
 

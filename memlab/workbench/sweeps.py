@@ -18,9 +18,9 @@ from typing import Any
 import pandas as pd
 
 from memlab.config import profile
-from memlab.eval.breakdown import AGE_ORDER, age_bucket
-from memlab.eval.prepare import PrepareOptions
-from memlab.eval.reachability import reachability
+from memlab.eval.compare.breakdown import AGE_ORDER, age_bucket
+from memlab.eval.compare.reach import reachability
+from memlab.eval.replay.prepared import PrepareOptions
 from memlab.sweep import (
     ChoiceRule,
     Decision,
@@ -216,7 +216,7 @@ def export_decision(
     """``memlab sweep --export``'s folder (nothing without ``export_dir``)."""
     if not export_dir:
         return Panel("export", ["set export_dir to write chosen.yaml and the agents' settings"])
-    from memlab.export.sweep import export_sweep
+    from memlab.export.sweep_decision import export_sweep
 
     done = export_sweep(result, decision, export_dir, profile_name=profile_name)
     return Panel("export", done.lines())

@@ -17,16 +17,16 @@ import numpy as np
 import pandas as pd
 
 from memlab.config import SearchConfig
-from memlab.eval.memory import Memory
-from memlab.eval.prepare import Prepared
-from memlab.search.candidates_batch import build_batch
-from memlab.search.keywords import extract_keywords, match_expression, token_outcomes
-from memlab.search.pipeline import SearchResult, search
-from memlab.search.ranking import rank_batch
-from memlab.search.scoring import candidate_limit
-from memlab.search.trace import TRACE_FIELDS, trace_rows
-from memlab.workbench.demo import Demo
+from memlab.eval.replay.memory import Memory
+from memlab.eval.replay.prepared import Prepared
+from memlab.retrieval.candidates_batch import build_batch
+from memlab.retrieval.keywords import extract_keywords, match_expression, token_outcomes
+from memlab.retrieval.pipeline import SearchResult, search
+from memlab.retrieval.ranking import rank_batch
+from memlab.retrieval.strategies import candidate_limit
+from memlab.retrieval.trace import TRACE_FIELDS, trace_rows
 from memlab.workbench.display import Panel, Plot, figure
+from memlab.workbench.tour import Demo
 
 TRACE_VIEW = {f.key: f.label for f in TRACE_FIELDS if f.label}
 

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from memlab.agents.project import load_workspace, resolve_agent
 from memlab.agents.types import SpawnOverrides
-from memlab.agents.workspace import load_workspace, resolve_agent
 from memlab.cli import main
 from memlab.errors import AgentConfigError
 

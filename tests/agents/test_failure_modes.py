@@ -17,7 +17,7 @@ from memlab.agents import (
     resolve_effective_overrides,
     spawn_decision,
 )
-from memlab.agents.sources import read_text
+from memlab.agents.reading import read_text
 from memlab.agents.spawn import resolve_spawn
 from memlab.agents.types import AgentDefinition, CapabilityMode
 

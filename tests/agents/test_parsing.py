@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memlab.agents.sources import (
+from memlab.agents.reading import (
     load_agent_file,
     load_config_file,
     load_persona_file,

@@ -18,7 +18,7 @@ from memlab.agents import (
     resolve_spawn,
 )
 from memlab.agents.provenance import LEVELS
-from memlab.agents.sources import read_text
+from memlab.agents.reading import read_text
 from memlab.agents.tables import provenance_table
 from memlab.errors import ConfigError
 

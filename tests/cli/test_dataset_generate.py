@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from memlab.cli import main
-from memlab.eval.prepare import PrepareOptions, prepare_dataset
+from memlab.eval.replay.prepared import PrepareOptions, prepare_dataset
 
 
 def test_a_generated_dataset_carries_the_shipped_vectors(

@@ -104,7 +104,7 @@ def test_a_value_reads_as_yaml_reads_it() -> None:
 def test_choices_and_help_come_from_the_registries() -> None:
     """--tokenizer's choices, --strategy's and --runs' help list the registries' names."""
     from memlab.config import STRATEGY_NAMES, TOKENIZERS
-    from memlab.eval.runs import RANKERS
+    from memlab.eval.runs.rankers import RANKERS
 
     parser = build_parser()
     subs = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))

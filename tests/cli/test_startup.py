@@ -72,8 +72,8 @@ def test_engine_help_loads_no_store_or_search() -> None:
         "import sys\n"
         "from memlab.cli import main\n"
         "code = main(['search', '--help'])\n"
-        "later = ('numpy', 'memlab.store.store', 'memlab.search.pipeline', "
-        "'memlab.search.explain')\n"
+        "later = ('numpy', 'memlab.store.store', 'memlab.retrieval.pipeline', "
+        "'memlab.retrieval.explain')\n"
         "print(code, sorted(set(later) & set(sys.modules)), file=sys.stderr)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)

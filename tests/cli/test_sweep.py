@@ -238,7 +238,7 @@ def test_config_export_writes_any_configuration(
     evalmini_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from memlab.agents._toml import loads
-    from memlab.eval.runs import parse_run_specs
+    from memlab.eval.runs.rankers import parse_run_specs
 
     dest = tmp_path / "exported"
     argv = ["config", "export", "--set", "half_life_days=30", "--tokenizer", "porter"]

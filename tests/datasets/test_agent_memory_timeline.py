@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from memlab.config import SearchConfig
-from memlab.eval.prepare import PrepareOptions, prepare_dataset
-from memlab.eval.reachability import reachability
+from memlab.eval.compare.reach import reachability
+from memlab.eval.replay.prepared import PrepareOptions, prepare_dataset
 
 SHIPPED = Path(__file__).resolve().parents[2] / "datasets" / "agent-memory"
 EVERGREEN = ("preference", "evergreen-crowded")

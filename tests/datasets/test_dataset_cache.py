@@ -1,4 +1,4 @@
-"""``memlab.datasets.cache``: a dataset loaded before is reused only while nothing in its
+"""``memlab.datasets.load_cache``: a dataset loaded before is reused only while nothing in its
 folder changed; any change means the full load, which refuses what it always refused
 (issue 30)."""
 
@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 import memlab.datasets.loader as loader
-from memlab.datasets import cache, load_dataset
+from memlab.datasets import load_cache as cache
+from memlab.datasets import load_dataset
 from memlab.datasets.untrusted import DatasetFileRefused
 from memlab.errors import DatasetError
 from tests.eval.conftest import WS, write_eval_dataset

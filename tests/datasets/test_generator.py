@@ -16,7 +16,7 @@ from memlab.datasets.generator import (
     generate,
     generate_agent_memory,
 )
-from memlab.datasets.generator.model import DAY
+from memlab.datasets.generator.draft import DAY
 from memlab.datasets.generator.world import END, WORKSPACES
 from memlab.store.chunker import chunk_markdown
 from memlab.store.layout import FLUSH_SEPARATOR

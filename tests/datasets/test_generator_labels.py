@@ -11,14 +11,14 @@ from itertools import combinations
 import pytest
 
 from memlab.datasets.generator import Generated, generate
-from memlab.datasets.generator.checks import TextIndex, check_labels
-from memlab.datasets.generator.model import DAY, HOUR
+from memlab.datasets.generator.draft import DAY, HOUR
+from memlab.datasets.generator.label_checks import TextIndex, check_labels
 from memlab.datasets.generator.phrases import time_phrase
 from memlab.datasets.generator.world import WORKSPACES
 from memlab.dream.inputs import EXISTING_HEADER, SESSION_SEPARATOR, session_header
 from memlab.dream.offline import consolidate_text
 from memlab.errors import DatasetError
-from memlab.search.keywords import extract_keywords
+from memlab.retrieval.keywords import extract_keywords
 from memlab.store.chunker import chunk_markdown
 from memlab.text import jaccard, snippet_tokens
 from memlab.timefmt import utc_seconds

@@ -55,7 +55,7 @@ def test_resolve_qrels_takes_max_grade(tiny: Path) -> None:
     assert qrels == {"q1": {"MEMORY.md:0": 2}, "q2": {f"{SESSION}:0": 2, f"{WS}/MEMORY.md:0": 0}}
     assert resolve_stale_targets(ds, chunks) == {"q2": [f"{WS}/MEMORY.md:0"]}
     # The engine's candidate rows (or any object with these attributes) work too.
-    from memlab.search.candidates_batch import CandidateRow
+    from memlab.retrieval.candidates_batch import CandidateRow
 
     rows = [
         CandidateRow(

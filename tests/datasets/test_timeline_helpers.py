@@ -5,8 +5,8 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path, PurePosixPath
 
+from memlab.datasets.group_events import _ended, is_session_log
 from memlab.datasets.model import Event
-from memlab.datasets.timeline import _ended, is_session_log
 
 
 def test_is_session_log_splits_as_pure_posix_path() -> None:

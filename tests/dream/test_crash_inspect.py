@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from memlab.dream.crash import (
+from memlab.dream.kill_dream import (
     CampaignResult,
     fresh_workspace,
     inspect_kill,
@@ -105,7 +105,15 @@ def test_a_missing_workdir_is_one_line_exit_2(tmp_path: Path) -> None:
         if bad.name == "file":
             bad.write_text("x")
         proc = subprocess.run(
-            [sys.executable, "-m", "memlab.dream.crash", "--workdir", str(bad), "--kills", "1"],
+            [
+                sys.executable,
+                "-m",
+                "memlab.dream.kill_dream",
+                "--workdir",
+                str(bad),
+                "--kills",
+                "1",
+            ],
             capture_output=True,
             text=True,
             timeout=120,

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from memlab.config import DreamConfig
-from memlab.dream.crash import kill_campaign
 from memlab.dream.gates import Trigger
 from memlab.dream.inputs import EXISTING_HEADER, session_header
+from memlab.dream.kill_dream import kill_campaign
 from memlab.dream.offline import OfflineConsolidator, consolidate_text
 from memlab.dream.run import run_dream
 from tests.conftest import campaign_size

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from memlab.dream.crash import kill_campaign
+from memlab.dream.kill_dream import kill_campaign
 from tests.conftest import campaign_size, docs_say
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")

@@ -140,8 +140,8 @@ def test_the_cli_prints_the_planner_table_as_json(
 def test_the_fleets_peak_hour_follows_the_arrival_profile() -> None:
     """Under the weekly profile the busiest hour of model calls is a working hour on a
     weekday; under flat arrivals the calls spread evenly over the day."""
+    from memlab.dream.sim.figures import hourly
     from memlab.dream.sim.params import DIURNAL, WEEKDAYS
-    from memlab.dream.sim.summary import hourly
 
     shares = {}
     for arrivals in ("weekly", "poisson"):

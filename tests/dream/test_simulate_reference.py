@@ -19,7 +19,7 @@ from memlab.dream.sim.params import SimParams
 from memlab.dream.sim.reference import reference_trace
 from memlab.dream.sim.sessions import generate_sessions
 from memlab.dream.sim.state import COLUMNS, FAILED
-from memlab.dream.sim.trace import MANUAL, TICK, build_trace
+from memlab.dream.sim.triggers import MANUAL, TICK, build_trace
 from tests.conftest import campaign_size
 
 
@@ -207,7 +207,8 @@ def test_users_outgrowing_the_engines_buffers_run_again_with_more_room(
     """One call in flight and one /dream log of room at first: every user who needs more
     makes the engine grow its buffers and run them again, with the reference's results
     (compiled, and in plain Python where an index past a buffer fails)."""
-    from memlab.dream.sim import kernel, layout
+    from memlab.dream.sim import kernel
+    from memlab.dream.sim import slots as layout
 
     monkeypatch.setattr(kernel, "CALL_SLOTS", 1)
     monkeypatch.setattr(kernel, "MANUAL_SLOTS", 1)

@@ -9,10 +9,10 @@ import pytest
 
 from memlab.config import DreamConfig
 from memlab.dream.sim import Fleet, simulate
+from memlab.dream.sim.figures import hourly
 from memlab.dream.sim.fleet import BLOCK_USERS
 from memlab.dream.sim.params import SimParams
 from memlab.dream.sim.stream import simulate_summary
-from memlab.dream.sim.summary import hourly
 
 CASES = [
     (SimParams(users=300, days=10, max_concurrent=2, subagent_share=0.2, manual_share=0.05,

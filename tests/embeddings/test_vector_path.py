@@ -17,7 +17,7 @@ from memlab.embeddings.base import Matrix
 from memlab.embeddings.faulty import FAULT_MODES, FaultyEmbedder
 from memlab.embeddings.hashing import HashEmbedder
 from memlab.errors import SchemaMismatchError
-from memlab.search.pipeline import search
+from memlab.retrieval.pipeline import search
 from memlab.store import vectors
 from memlab.store.store import MemoryStore
 from tests.conftest import T0, WS, backdate, write
@@ -140,7 +140,7 @@ def test_missing_sqlite_vec_degrades(golden_memory: Path, tmp_path: Path) -> Non
     path = tmp_path / "idx.sqlite"
     code = (
         "from memlab.store.store import MemoryStore\n"
-        "from memlab.search.pipeline import search\n"
+        "from memlab.retrieval.pipeline import search\n"
         "from memlab.config import SearchConfig\n"
         "from memlab.embeddings.hashing import HashEmbedder\n"
         f"s = MemoryStore.open({str(golden_memory)!r}, index_path={str(path)!r},\n"

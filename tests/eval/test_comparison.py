@@ -8,9 +8,14 @@ from pathlib import Path
 from memlab.cli import build_parser
 from memlab.cli.evaluate import prepare_options, resolved
 from memlab.config import DreamConfig, profile
-from memlab.eval.comparison import compare_runs, fewer_collections, own_dream, separation_measure
-from memlab.eval.memory import Memory
-from memlab.eval.prepare import PrepareOptions
+from memlab.eval.compare.orchestration import (
+    compare_runs,
+    fewer_collections,
+    own_dream,
+    separation_measure,
+)
+from memlab.eval.replay.memory import Memory
+from memlab.eval.replay.prepared import PrepareOptions
 
 
 def test_notebook_parameters_become_options() -> None:

@@ -1,4 +1,4 @@
-"""Judged@k per run and the gap warning (``memlab.eval.coverage``), by hand."""
+"""Judged@k per run and the gap warning (``memlab.eval.compare.coverage``), by hand."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 from memlab.config import SearchConfig
 from memlab.datasets import load_dataset
-from memlab.eval.coverage import gap_command, gap_warning, pooled_configs, run_coverage
-from memlab.eval.runs import RANKERS
+from memlab.eval.compare.coverage import gap_command, gap_warning, pooled_configs, run_coverage
+from memlab.eval.runs.rankers import RANKERS
 from tests.datasets.conftest import write_tiny
 
 

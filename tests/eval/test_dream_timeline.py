@@ -11,13 +11,13 @@ from memlab.datasets import DatasetWriter, load_dataset
 from memlab.dream.lock import MAX_PID as REPLAY_PID  # the PID a replay's lock holds
 from memlab.dream.lock import pid_alive
 from memlab.embeddings.hashing import HashEmbedder
-from memlab.eval.experiment import run_experiment
-from memlab.eval.memory import Memory, memory_for
-from memlab.eval.prepare import Prepared, prepare
-from memlab.eval.reachability import reachability, relevant_chunks
-from memlab.eval.runs import Run
-from memlab.search.pipeline import search
-from memlab.search.ranking import rank_batch
+from memlab.eval.compare.experiment import run_experiment
+from memlab.eval.compare.reach import reachability, relevant_chunks
+from memlab.eval.replay.memory import Memory, memory_for
+from memlab.eval.replay.prepared import Prepared, prepare
+from memlab.eval.runs.rankers import Run
+from memlab.retrieval.pipeline import search
+from memlab.retrieval.ranking import rank_batch
 from tests.datasets.v2fixture import DAY, HOUR, T0
 
 WS = "shop"

@@ -13,10 +13,10 @@ import pytest
 from memlab.cli import main
 from memlab.config import SearchConfig
 from memlab.datasets import load_dataset, read_run
-from memlab.eval.experiment import Scoring, run_experiment
-from memlab.eval.manifest import incompatibilities
-from memlab.eval.prepare import PrepareOptions, gather_batch, prepare, prepare_dataset
-from memlab.eval.runs import RANKERS, needed_limit, ranker_configs
+from memlab.eval.compare.experiment import Scoring, run_experiment
+from memlab.eval.compare.manifest import incompatibilities
+from memlab.eval.replay.prepared import PrepareOptions, gather_batch, prepare, prepare_dataset
+from memlab.eval.runs.rankers import RANKERS, needed_limit, ranker_configs
 
 BASE = SearchConfig(half_life_days=None, min_score=0.0)
 

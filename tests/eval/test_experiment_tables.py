@@ -12,7 +12,8 @@ import pandas as pd
 import pytest
 
 from memlab.config import SearchConfig
-from memlab.eval.evaluate import (
+from memlab.eval.compare.experiment import Experiment, Scoring, run_experiment
+from memlab.eval.compare.per_query import (
     AGENT_MEASURES,
     PERQUERY_COLUMNS,
     aggregate,
@@ -20,9 +21,8 @@ from memlab.eval.evaluate import (
     compare,
     per_category,
 )
-from memlab.eval.experiment import Experiment, Scoring, run_experiment
-from memlab.eval.prepare import PrepareOptions, prepare_dataset
-from memlab.eval.stats import bootstrap_ci
+from memlab.eval.replay.prepared import PrepareOptions, prepare_dataset
+from memlab.eval.stats.paired import bootstrap_ci
 
 BASE = SearchConfig(half_life_days=None, min_score=0.0)
 

@@ -11,9 +11,9 @@ from memlab.config import ChunkingConfig, DreamConfig, IndexConfig
 from memlab.datasets import DatasetWriter, Query, load_dataset, validate_dataset
 from memlab.embeddings.hashing import HashEmbedder
 from memlab.errors import DatasetError
-from memlab.eval.experiment import run_experiment
-from memlab.eval.memory import Memory, memory_for
-from memlab.eval.prepare import Prepared, prepare
+from memlab.eval.compare.experiment import run_experiment
+from memlab.eval.replay.memory import Memory, memory_for
+from memlab.eval.replay.prepared import Prepared, prepare
 from memlab.timefmt import parse_iso
 
 T0 = parse_iso("2026-03-01T09:00:00Z")

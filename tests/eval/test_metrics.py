@@ -14,11 +14,11 @@ import pytest
 
 from memlab.config import SearchConfig, with_overrides
 from memlab.datasets import load_dataset
-from memlab.eval.evaluate import evaluate_run
+from memlab.eval.compare.per_query import evaluate_run
 from memlab.eval.measures import DEFAULT_MEASURES, judged_at, parse_measure, ranx_backend
-from memlab.eval.prepare import Prepared, prepare
-from memlab.eval.runs import to_file_level
-from memlab.eval.timeline import Timeline
+from memlab.eval.replay.as_of import Timeline
+from memlab.eval.replay.prepared import Prepared, prepare
+from memlab.eval.runs.rankers import to_file_level
 from tests.eval.conftest import write_eval_dataset
 from tests.sweep.conftest import AGENT_MEMORY, draw_overrides, shipped_embedder
 
@@ -57,7 +57,7 @@ def configs() -> dict[str, SearchConfig]:
 
 def assert_equal_to_ranx(timeline: Timeline, unit: str) -> int:
     from memlab.datasets import qrels_by_file
-    from memlab.eval.runs import run_config
+    from memlab.eval.runs.rankers import run_config
 
     ds = timeline.dataset
     qrels = timeline.qrels
@@ -119,8 +119,8 @@ def test_evaluation_does_not_import_ranx(small: Prepared) -> None:
         "import sys\n"
         "from memlab.datasets import load_dataset\n"
         "from memlab.embeddings.hashing import HashEmbedder\n"
-        "from memlab.eval.experiment import run_experiment\n"
-        "from memlab.eval.prepare import prepare\n"
+        "from memlab.eval.compare.experiment import run_experiment\n"
+        "from memlab.eval.replay.prepared import prepare\n"
         f"p = prepare(load_dataset({str(small.dataset.path)!r}), embedder=HashEmbedder())\n"
         "run_experiment(p, ['fts', 'hybrid', 'mmr'])\n"
         "print(sorted(m for m in ('ranx', 'numba') if m in sys.modules))\n"

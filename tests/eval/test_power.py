@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from memlab.eval.power import analytic_mde, bootstrap_mde, bootstrap_power
+from memlab.eval.stats.power import analytic_mde, bootstrap_mde, bootstrap_power
 
 
 def true_power(delta: float, sd: float, n: int, alpha: float = 0.05) -> float:

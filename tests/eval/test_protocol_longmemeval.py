@@ -24,7 +24,7 @@ from memlab.eval.protocols import (
     run_protocol,
     unit_qrels,
 )
-from memlab.eval.runs import Run
+from memlab.eval.runs.rankers import Run
 from memlab.store.records import split_records
 from tests.conftest import docs_say
 from tests.datasets.test_longmemeval import _source

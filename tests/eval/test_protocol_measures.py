@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from memlab.errors import ConfigError
-from memlab.eval.protocols import measures as pm
+from memlab.eval.protocols import paper_measures as pm
 
 # ----------------------------------------------------------------- plain references
 

@@ -16,7 +16,7 @@ from memlab.config import profile
 from memlab.datasets.importers import import_dataset
 from memlab.errors import ConfigError
 from memlab.eval.protocols import get_protocol, prepare_protocol, run_protocol
-from memlab.eval.runs import Run
+from memlab.eval.runs.rankers import Run
 from tests.datasets.conftest import FIXTURES
 
 LME = get_protocol("longmemeval")

@@ -23,8 +23,8 @@ from memlab.eval.protocols import (
     run_protocol,
     write_protocol_outputs,
 )
-from memlab.eval.runs import Run
-from memlab.eval.trec_out import strictly_decreasing
+from memlab.eval.runs.rankers import Run
+from memlab.eval.runs.trec_out import strictly_decreasing
 from tests.datasets.conftest import FIXTURES
 
 LOCOMO = get_protocol("locomo")

@@ -10,9 +10,9 @@ import pytest
 from memlab import jit
 from memlab.datasets import load_dataset
 from memlab.eval.measures import ranx_backend
-from memlab.eval.memory import memory_for
-from memlab.eval.replay_progress import MIN_STEPS, ReplayProgress
-from memlab.eval.timeline import replay_queries
+from memlab.eval.replay.as_of import replay_queries
+from memlab.eval.replay.memory import memory_for
+from memlab.eval.replay.replay_progress import MIN_STEPS, ReplayProgress
 
 AGENT_MEMORY = Path(__file__).resolve().parents[2] / "datasets" / "agent-memory"
 

@@ -9,7 +9,7 @@ import pytest
 
 from memlab.config import SearchConfig, profile
 from memlab.errors import ConfigError
-from memlab.eval.runs import RANKERS, parse_run_specs, run_label
+from memlab.eval.runs.rankers import RANKERS, parse_run_specs, run_label
 
 
 def test_names_profiles_and_files(tmp_path: Path) -> None:

@@ -10,13 +10,19 @@ import pandas as pd
 import pytest
 
 from memlab.cli import main
-from memlab.eval.breakdown import age_bucket, comparison_pairs, references
-from memlab.eval.experiment import Experiment, run_experiment
-from memlab.eval.filtering import MIN_SCORES, ranking_only
-from memlab.eval.power import analytic_mde
-from memlab.eval.prepare import PrepareOptions, prepare_dataset
-from memlab.eval.separation import FILES, RANKING_ONLY, Separation, separate, write_separation
-from memlab.eval.separation_text import separation_text
+from memlab.eval.compare.breakdown import age_bucket, comparison_pairs, references
+from memlab.eval.compare.experiment import Experiment, run_experiment
+from memlab.eval.compare.filtering import MIN_SCORES, ranking_only
+from memlab.eval.compare.separation import (
+    FILES,
+    RANKING_ONLY,
+    Separation,
+    separate,
+    write_separation,
+)
+from memlab.eval.compare.separation_view import separation_text
+from memlab.eval.replay.prepared import PrepareOptions, prepare_dataset
+from memlab.eval.stats.power import analytic_mde
 
 RUNS = ["fts", "hybrid", "mmr"]
 

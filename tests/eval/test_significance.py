@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 
 from memlab.errors import ConfigError
-from memlab.eval import stats
-from memlab.eval.significance import adjust, family_sentence, pairwise_table
+from memlab.eval.stats import paired as stats
+from memlab.eval.stats.significance import adjust, family_sentence, pairwise_table
 
 
 def comparison_rows() -> pd.DataFrame:

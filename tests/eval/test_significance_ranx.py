@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from memlab.config import SearchConfig
-from memlab.eval.experiment import run_experiment
+from memlab.eval.compare.experiment import run_experiment
 from memlab.eval.measures.ranx_backend import _ranx
-from memlab.eval.prepare import Prepared
-from memlab.eval.runs import ranker_configs
-from memlab.eval.significance import pairwise_table
-from memlab.eval.trec_out import run_files
+from memlab.eval.replay.prepared import Prepared
+from memlab.eval.runs.rankers import ranker_configs
+from memlab.eval.runs.trec_out import run_files
+from memlab.eval.stats.significance import pairwise_table
 from tests.sweep.conftest import agent_memory
 
 __all__ = ["agent_memory"]

@@ -12,8 +12,8 @@ import pytest
 
 from memlab.datasets import load_dataset
 from memlab.embeddings.cache import VectorCache
-from memlab.eval.experiment import run_experiment
-from memlab.eval.prepare import prepare
+from memlab.eval.compare.experiment import run_experiment
+from memlab.eval.replay.prepared import prepare
 from tests.sweep.conftest import AGENT_MEMORY, shipped_embedder
 
 RUNS = ["fts", "hybrid", "mmr"]

@@ -12,8 +12,8 @@ import pytest
 
 from memlab.cli import main
 from memlab.config import STANDARD_IR, profile
-from memlab.eval.prepare import PrepareOptions, prepare_dataset
-from memlab.eval.runs import needed_limit, run_config
+from memlab.eval.replay.prepared import PrepareOptions, prepare_dataset
+from memlab.eval.runs.rankers import needed_limit, run_config
 
 
 def test_the_profile_says_what_the_readme_says() -> None:

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memlab.eval import stats
+from memlab.eval.stats import paired as stats
 
 
 def test_holm_known_values() -> None:

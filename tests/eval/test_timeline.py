@@ -11,12 +11,12 @@ import pytest
 from memlab.config import SearchConfig
 from memlab.datasets import DatasetWriter, load_dataset
 from memlab.embeddings.hashing import HashEmbedder
-from memlab.eval.experiment import run_experiment
-from memlab.eval.prepare import Prepared, prepare
-from memlab.search.candidates import gather
-from memlab.search.candidates_batch import ABSENT, CandidateBatch, build_batch
-from memlab.search.pipeline import search
-from memlab.search.ranking import rank_batch
+from memlab.eval.compare.experiment import run_experiment
+from memlab.eval.replay.prepared import Prepared, prepare
+from memlab.retrieval.candidates import gather
+from memlab.retrieval.candidates_batch import ABSENT, CandidateBatch, build_batch
+from memlab.retrieval.pipeline import search
+from memlab.retrieval.ranking import rank_batch
 from memlab.store.store import MemoryStore
 from memlab.sweep import Sweep
 from tests.datasets.v2fixture import DAY, LOG_A1, LOG_A2, T0, write_timeline_mini

@@ -11,12 +11,12 @@ import pytest
 from memlab.config import SearchConfig
 from memlab.datasets import read_qrels, read_run, write_run
 from memlab.errors import ConfigError
-from memlab.eval.experiment import Experiment, Scoring, run_experiment
-from memlab.eval.external import RunFile, parse_run_files
+from memlab.eval.compare.experiment import Experiment, Scoring, run_experiment
 from memlab.eval.measures.ranx_backend import _ranx
-from memlab.eval.prepare import PrepareOptions, prepare_dataset
-from memlab.eval.runs import ranker_configs, to_file_level
-from memlab.eval.trec_out import run_files, strictly_decreasing
+from memlab.eval.replay.prepared import PrepareOptions, prepare_dataset
+from memlab.eval.runs.external import RunFile, parse_run_files
+from memlab.eval.runs.rankers import ranker_configs, to_file_level
+from memlab.eval.runs.trec_out import run_files, strictly_decreasing
 
 BASE = SearchConfig(half_life_days=None, min_score=0.0)
 RANX = {"nDCG@10": "ndcg@10", "R@5": "recall@5", "P@5": "precision@5", "RR": "mrr"}

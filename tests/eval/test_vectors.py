@@ -12,10 +12,10 @@ import pytest
 from memlab.config import profile
 from memlab.datasets import load_dataset
 from memlab.embeddings.cache import CachedEmbedder, VectorCache
-from memlab.eval.embedders import CacheOnly, shipped_vectors
-from memlab.eval.memory import memory_for
-from memlab.eval.prepare import Prepared, prepare
-from memlab.eval.vectors import default_memories, precompute_vectors
+from memlab.eval.replay.embedders import CacheOnly, shipped_vectors
+from memlab.eval.replay.memory import memory_for
+from memlab.eval.replay.precompute import default_memories, precompute_vectors
+from memlab.eval.replay.prepared import Prepared, prepare
 from tests.eval.test_dream_timeline import write_sessions
 
 

@@ -10,10 +10,10 @@ import pytest
 from memlab.cli.evaluate import base_config, index_options
 from memlab.config import SearchConfig, config_hash, profile, with_overrides
 from memlab.errors import ConfigError
-from memlab.eval.memory import Memory
-from memlab.eval.runs import read_run
+from memlab.eval.replay.memory import Memory
+from memlab.eval.runs.rankers import read_run
 from memlab.export import write_export
-from memlab.export.files import same_search
+from memlab.export.export_folder import same_search
 
 
 def args_for(config: Path, **flags: object) -> argparse.Namespace:

@@ -13,8 +13,8 @@ import pytest
 from memlab.agents._toml import loads as toml_loads
 from memlab.config import ChunkingConfig, IndexConfig, MmrConfig, SearchConfig
 from memlab.export import SETTINGS, carry, grok_toml, mapping_markdown, openclaw_block
-from memlab.export.targets import mapping_rows
-from memlab.sweep.checks import MIN_HOLDOUT
+from memlab.export.agent_settings import mapping_rows
+from memlab.sweep.caveats import MIN_HOLDOUT
 from memlab.sweep.choice import DEFAULT_TOLERANCE
 
 SEARCH = SearchConfig(

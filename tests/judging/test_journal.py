@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from memlab.datasets import compute_digest, load_dataset, validate_dataset
-from memlab.judging.files import append_lines, repair_tail
 from memlab.judging.journal import Journal, read_grades
+from memlab.judging.judgement_files import append_lines, repair_tail
 from memlab.judging.pool import read_pool
 from memlab.safefs import Refused
 

@@ -9,11 +9,11 @@ import pytest
 
 from memlab.datasets import load_dataset, resolve_targets
 from memlab.errors import DatasetError
-from memlab.eval.prepare import PrepareOptions, prepare_dataset
-from memlab.eval.runs import parse_run_specs
+from memlab.eval.replay.prepared import PrepareOptions, prepare_dataset
+from memlab.eval.runs.rankers import parse_run_specs
 from memlab.judging.pool import pool_candidates, pool_dataset, pool_key, read_pool, read_settings
-from memlab.search.ranking import rank_batch
-from memlab.search.trace import trace_rows
+from memlab.retrieval.ranking import rank_batch
+from memlab.retrieval.trace import trace_rows
 from tests.datasets.team_memory import SHOP
 
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from memlab.arrays import FloatArray
 from memlab.eval.measures import Cells, Family, register_family
-from memlab.search.scoring import STRATEGIES, Signals, Strategy, Weight, register_strategy
+from memlab.retrieval.strategies import STRATEGIES, Signals, Strategy, Weight, register_strategy
 
 
 def found(c: Cells) -> FloatArray:

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 from memlab.config import MmrConfig, SearchConfig, config_hash, to_dict
-from memlab.eval.experiment import Experiment, run_experiment, write_outputs
-from memlab.eval.prepare import Prepared, PrepareOptions, prepare_dataset
-from memlab.eval.runs import named_configs
+from memlab.eval.compare.experiment import Experiment, run_experiment, write_outputs
+from memlab.eval.replay.prepared import Prepared, PrepareOptions, prepare_dataset
+from memlab.eval.runs.rankers import named_configs
 from memlab.report import baseline as bl
 from memlab.report.config_diff import READ_THROUGH, run_changes
-from memlab.report.results import JobResult, ReportResult
-from memlab.report.runner import write_summary
+from memlab.report.jobs import JobResult, ReportResult
+from memlab.report.run_report import write_summary
 
 KEY = "regression/tiny"
 RUNS = ["fts", "hybrid", "openclaw"]

@@ -12,7 +12,7 @@ import nbformat
 import pytest
 
 from memlab.report.execute import run_notebook
-from memlab.report.locate import notebook_dir
+from memlab.report.shipped_paths import notebook_dir
 from memlab.workbench.course import EXERCISES
 
 pytestmark = pytest.mark.slow

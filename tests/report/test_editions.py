@@ -13,7 +13,7 @@ import pytest
 
 from memlab.errors import ReportError
 from memlab.report.editions import EDITIONS, edition, edition_path, render, table_path
-from memlab.report.locate import notebook_dir
+from memlab.report.shipped_paths import notebook_dir
 from memlab.workbench.course import EXERCISES
 
 # The chapter's own words (the seed, in Chinese) for what the course teaches.

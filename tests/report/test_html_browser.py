@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from memlab.workbench.plots import COLORS
+from memlab.workbench.experiment_plots import COLORS
 
 from .browser import colour_share, non_white_share, read_rgb, screenshot
 from .conftest import Report

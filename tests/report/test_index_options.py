@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from memlab.eval.prepare import PrepareOptions
-from memlab.report.results import ReportOptions
-from memlab.report.runner import plan
+from memlab.eval.replay.prepared import PrepareOptions
+from memlab.report.jobs import ReportOptions
+from memlab.report.run_report import plan
 from memlab.workbench.evaluation import prepare_benchmark
 
 

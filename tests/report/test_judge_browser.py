@@ -17,8 +17,8 @@ import nbformat
 import pytest
 
 from memlab.cli.report import build_lab_command
-from memlab.judging.demo import demo_dataset
-from memlab.report.locate import notebook_dir
+from memlab.judging.example import demo_dataset
+from memlab.report.shipped_paths import notebook_dir
 
 from .browser import DevTools, non_white_share, read_rgb
 

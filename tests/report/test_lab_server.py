@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from memlab.report.locate import notebook_dir
+from memlab.report.shipped_paths import notebook_dir
 
 from .test_judge_browser import free_port
 

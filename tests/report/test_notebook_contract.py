@@ -17,8 +17,8 @@ import nbformat
 import pytest
 
 import memlab.workbench as wb
-from memlab.report.locate import notebook_dir
 from memlab.report.notebooks import available, inspect
+from memlab.report.shipped_paths import notebook_dir
 
 NOTEBOOKS = sorted(available())
 EXPECTED = {

@@ -11,7 +11,7 @@ import pytest
 from memlab.cli import main
 from memlab.errors import ReportError
 from memlab.report.notebooks import bind, load_notebooks, parse_assignments
-from memlab.report.runner import ReportOptions, plan
+from memlab.report.run_report import ReportOptions, plan
 
 
 def bound(names: list[str], *items: str) -> dict[str, dict[str, object]]:

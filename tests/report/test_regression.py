@@ -104,7 +104,7 @@ def test_a_planted_default_change_fails_the_report_and_is_named(
     """`memlab report` end to end over 2 of the baseline's 3 runs, the default changed."""
     import nbformat
 
-    from memlab.report.locate import notebook_dir
+    from memlab.report.shipped_paths import notebook_dir
 
     nb = nbformat.read(notebook_dir() / "regression.ipynb", as_version=4)
     setup = next(i for i, c in enumerate(nb.cells) if "wb.setup()" in c.source)

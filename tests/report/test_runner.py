@@ -12,7 +12,7 @@ from memlab.cli import main
 from memlab.cli.report import build_lab_command
 from memlab.errors import ReportError
 from memlab.report.execute import check_kernel, install_kernel
-from memlab.report.runner import ReportOptions, run_report
+from memlab.report.run_report import ReportOptions, run_report
 
 
 def write_notebook(folder: Path, name: str, body: list[nbformat.NotebookNode]) -> Path:
@@ -96,7 +96,7 @@ def test_lab_opens_a_working_copy_and_passes_jupyterlab_arguments(
     (never the shipped notebooks) and passes what it does not know to JupyterLab."""
     import shlex
 
-    from memlab.report.locate import notebook_dir
+    from memlab.report.shipped_paths import notebook_dir
 
     work = tmp_path / "my lab"
     args = ["lab", str(work), "--print-command", "--allow-root", "--ServerApp.ip=0.0.0.0"]
@@ -121,8 +121,8 @@ def test_lab_opens_a_working_copy_and_passes_jupyterlab_arguments(
 
 
 def test_index_and_dream_options_go_to_the_notebooks_that_take_them() -> None:
-    from memlab.report.results import ReportOptions
-    from memlab.report.runner import plan
+    from memlab.report.jobs import ReportOptions
+    from memlab.report.run_report import plan
 
     options = ReportOptions(
         notebooks=["compare", "dream_capacity"], memory={"tokenizer": "trigram", "dream": True}

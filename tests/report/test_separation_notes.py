@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from memlab.eval.separation import FILES
-from memlab.report.separation import separation_notes
+from memlab.eval.compare.separation import FILES
+from memlab.report.quoted_separation import separation_notes
 
 
 def test_notes_quote_the_range_of_minimums_and_the_ceiling(tmp_path: Path) -> None:

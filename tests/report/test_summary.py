@@ -9,7 +9,7 @@ from memlab import __version__
 from memlab.eval.measures import good_direction
 from memlab.report.baseline import FAIL, NEW, OK, CheckResult, MetricCheck, check_entry
 from memlab.report.html import index_page
-from memlab.report.results import JobResult, ReportResult
+from memlab.report.jobs import JobResult, ReportResult
 from memlab.report.summary import check_lines, direction_text, pivot, summary_data, summary_text
 
 from .test_baseline import configured, entry

@@ -9,7 +9,7 @@ import pytest
 from memlab.cli import main
 from memlab.datasets.locate import DEFAULT_DATASET, shipped_dir
 from memlab.grids import shipped_grids
-from memlab.report.workspace import lay_out
+from memlab.report.init_folder import lay_out
 
 
 def test_init_lays_out_notebooks_dataset_with_vectors_and_baseline(

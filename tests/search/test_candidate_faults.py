@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from memlab.config import SearchConfig
-from memlab.search.candidates import gather
-from memlab.search.pipeline import search
+from memlab.retrieval.candidates import gather
+from memlab.retrieval.pipeline import search
 from memlab.store.store import MemoryStore
 from tests.conftest import T0
 
@@ -83,7 +83,7 @@ def test_no_supplement_is_asked_of_an_index_without_evergreen_rows(
     """``evergreen_rows=False`` (evaluation asks ``has_evergreen_rows`` once per moment)
     skips a supplement that could find nothing: the same candidates and reasons; a failed
     FTS list still asks it, so both failures are reported as before."""
-    from memlab.search.candidates import has_evergreen_rows
+    from memlab.retrieval.candidates import has_evergreen_rows
 
     words = "API port pytest token refresh deploy"
     assert has_evergreen_rows(store.index)  # the fixture has MEMORY.md files

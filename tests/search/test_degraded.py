@@ -13,8 +13,8 @@ import pytest
 
 from memlab.cli import main
 from memlab.config import SearchConfig
-from memlab.search.degraded import aggregated, summary
-from memlab.search.pipeline import search
+from memlab.retrieval.degraded import aggregated, summary
+from memlab.retrieval.pipeline import search
 from memlab.store.store import MemoryStore
 from tests.conftest import T0, write
 

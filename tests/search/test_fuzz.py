@@ -24,8 +24,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memlab.config import SearchConfig
-from memlab.search.candidates import gather
-from memlab.search.pipeline import search
+from memlab.retrieval.candidates import gather
+from memlab.retrieval.pipeline import search
 from memlab.store.store import MemoryStore
 from tests.conftest import T0, campaign_size, docs_say, write
 

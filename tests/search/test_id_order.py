@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from memlab.search.candidate_columns import ColumnsBuilder, join_columns
-from memlab.search.candidates_batch import QueryCandidates, dense_order
+from memlab.retrieval.candidate_columns import ColumnsBuilder, join_columns
+from memlab.retrieval.candidates_batch import QueryCandidates, dense_order
 
 
 def test_dense_order_is_the_inverse_of_a_sorted_unique() -> None:

@@ -16,12 +16,12 @@ import pytest
 
 from memlab.config import SearchConfig
 from memlab.errors import ConfigError
-from memlab.eval.runs import keyword_mode
-from memlab.search.candidates import gather
-from memlab.search.candidates_batch import build_batch
-from memlab.search.keywords import extract_keywords
-from memlab.search.pipeline import hits_of, search
-from memlab.search.ranking import rank_batch
+from memlab.eval.runs.rankers import keyword_mode
+from memlab.retrieval.candidates import gather
+from memlab.retrieval.candidates_batch import build_batch
+from memlab.retrieval.keywords import extract_keywords
+from memlab.retrieval.pipeline import hits_of, search
+from memlab.retrieval.ranking import rank_batch
 from memlab.store.store import MemoryStore
 from tests.conftest import T0, write
 

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memlab.search.keywords import STOP_WORDS, extract_keywords, match_expression
+from memlab.retrieval.keywords import STOP_WORDS, extract_keywords, match_expression
 from memlab.unicode_alnum import non_letter_ranges
 
 ALPHABETIC_MARKS = {c for a, b in non_letter_ranges() for c in range(a, b + 1)}

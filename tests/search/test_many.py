@@ -13,16 +13,16 @@ import numpy as np
 import pytest
 
 from memlab.config import SearchConfig, with_overrides
-from memlab.search.candidates_batch import (
+from memlab.retrieval.candidates_batch import (
     ABSENT,
     CandidateBatch,
     CandidateRow,
     QueryCandidates,
     build_batch,
 )
-from memlab.search.many import BatchArrays, HitMatrix, ManyScorer
-from memlab.search.ranking import rank_batch
-from memlab.search.scoring import candidate_limit
+from memlab.retrieval.many import BatchArrays, HitMatrix, ManyScorer
+from memlab.retrieval.ranking import rank_batch
+from memlab.retrieval.strategies import candidate_limit
 from memlab.timefmt import DAY
 from tests.sweep.conftest import draw_overrides
 
@@ -120,7 +120,7 @@ def test_one_block_or_many_gives_the_same_hits(monkeypatch: pytest.MonkeyPatch) 
     batch = draw_batch(rng, n_queries=20, limit=40)
     configs = draw_configs(rng, 40, batch.limit)
     whole = ManyScorer(BatchArrays.of(batch), NOW).rank(configs)
-    monkeypatch.setattr("memlab.search.many.BLOCK_CELLS", 1)  # one configuration per block
+    monkeypatch.setattr("memlab.retrieval.many.BLOCK_CELLS", 1)  # one configuration per block
     single = ManyScorer(BatchArrays.of(batch), NOW).rank(configs)
     assert np.array_equal(whole.rows, single.rows) and np.array_equal(whole.raw, single.raw)
 

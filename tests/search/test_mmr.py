@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memlab.search.mmr import mmr_order, mmr_rerank
+from memlab.retrieval.mmr import mmr_order, mmr_rerank
 from memlab.text import jaccard, snippet_tokens
 
 

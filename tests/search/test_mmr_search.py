@@ -17,7 +17,7 @@ import pytest
 
 from memlab.config import MmrConfig, SearchConfig
 from memlab.embeddings.base import Matrix
-from memlab.search.pipeline import search
+from memlab.retrieval.pipeline import search
 from memlab.store.store import MemoryStore
 from tests.conftest import T0, WS, write
 

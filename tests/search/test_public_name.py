@@ -1,5 +1,6 @@
 """``from memlab import search`` is the search function whatever was imported before
-(issue 12, item 6): it used to be the sub-package after ``import memlab.search.x``."""
+(issue 12, item 6): it used to be the sub-package after ``import memlab.search.x``; the
+package is ``memlab.retrieval`` now, and ``memlab.search`` a plain function."""
 
 from __future__ import annotations
 
@@ -26,15 +27,16 @@ def import_every_module() -> list[str]:
 
 def test_search_is_callable_after_importing_every_module(memory: Path, tmp_path: Path) -> None:
     names = import_every_module()
-    assert "memlab.search.pipeline" in names and len(names) > 100
+    assert "memlab.retrieval.pipeline" in names and len(names) > 100
     from memlab import search
 
     assert callable(search) and search is memlab.search
+    assert inspect.isfunction(search)  # a plain function, no callable module
     assert list(inspect.signature(search).parameters)[:4] == ["store", "query", "config", "now"]
     with MemoryStore.open(memory, index_path=tmp_path / "i.sqlite") as store:
         result = search(store, "token refresh bug", None, T0, record_access=False)
     assert result.hits and result.hits[0].source == "session"
-    import memlab.search.pipeline as pipeline  # the sub-package's modules stay importable
+    import memlab.retrieval.pipeline as pipeline  # the package's modules stay importable
 
     assert pipeline.search.__name__ == "search"
 
@@ -43,7 +45,7 @@ def test_the_name_does_not_depend_on_import_order() -> None:
     """In a fresh interpreter: the sub-package first, then the public name (the order that
     used to hand out the module)."""
     code = (
-        "import memlab.search.keywords, memlab.search.pipeline\n"
+        "import memlab.retrieval.keywords, memlab.retrieval.pipeline\n"
         "from memlab import get_embedder, search\n"
         "import inspect\n"
         "print(callable(search), 'store' in inspect.signature(search).parameters)\n"

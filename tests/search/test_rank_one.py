@@ -19,12 +19,12 @@ import numpy as np
 import pytest
 
 from memlab.config import SearchConfig, with_overrides
-from memlab.search.candidates import CHUNK_ID, Gathered
-from memlab.search.candidates_batch import ABSENT, CandidateRow, QueryCandidates, build_batch
-from memlab.search.pipeline import hits_of, search
-from memlab.search.ranking import rank_batch
-from memlab.search.ranking_one import applies, rank_one
-from memlab.search.scoring import candidate_limit
+from memlab.retrieval.candidates import CHUNK_ID, Gathered
+from memlab.retrieval.candidates_batch import ABSENT, CandidateRow, QueryCandidates, build_batch
+from memlab.retrieval.pipeline import hits_of, search
+from memlab.retrieval.ranking import rank_batch
+from memlab.retrieval.ranking_one import applies, rank_one
+from memlab.retrieval.strategies import candidate_limit
 from memlab.store.store import MemoryStore
 from memlab.timefmt import DAY
 from tests.conftest import T0, WS, write

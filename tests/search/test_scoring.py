@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memlab.search.content import is_content_free
-from memlab.search.scoring import (
+from memlab.retrieval.content import is_content_free
+from memlab.retrieval.scoring import (
     EPS,
     access_boost,
     decay_factor,

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memlab.config import MmrConfig, SearchConfig
-from memlab.search.pipeline import search
-from memlab.search.trace import TRACE_COLUMNS
+from memlab.retrieval.pipeline import search
+from memlab.retrieval.trace import TRACE_COLUMNS
 from memlab.store.store import MemoryStore
 from tests.conftest import DAY, T0, WS, write
 

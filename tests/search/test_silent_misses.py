@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from memlab.search.candidates import gather
+from memlab.retrieval.candidates import gather
 from memlab.store.store import MemoryStore
 from tests.conftest import T0, docs_say, write
 

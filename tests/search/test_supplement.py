@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from memlab.config import SearchConfig
-from memlab.search.pipeline import SearchResult, search
+from memlab.retrieval.pipeline import SearchResult, search
 from memlab.store.store import MemoryStore
 from tests.conftest import T0, WS, write
 
@@ -67,7 +67,7 @@ def test_the_supplement_query_equals_ranking_every_match_then_filtering(
 ) -> None:
     """The supplement ranks only the evergreen rows (picked by rowid first); ranking every
     match and keeping the evergreen ones gives the same rows, ranks and order."""
-    from memlab.search.candidates import _SUPPLEMENT_SQL
+    from memlab.retrieval.candidates import _SUPPLEMENT_SQL
     from memlab.sources import EVERGREEN_SOURCES
 
     root = crowded_memory(tmp_path / "memory")

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memlab.search.vector_batch import VectorMatrix
+from memlab.retrieval.vector_batch import VectorMatrix
 from memlab.store import vectors
 from memlab.store.store import MemoryStore
 from tests.conftest import T0, WS, write

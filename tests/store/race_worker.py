@@ -47,7 +47,7 @@ def writer(root: Path, n: int, done: Path) -> dict[str, object]:
 
 def searcher(root: Path, mode: str, done: Path) -> dict[str, object]:
     from memlab.cli import main
-    from memlab.search.pipeline import search
+    from memlab.retrieval.pipeline import search
     from memlab.store.store import MemoryStore
 
     rng = random.Random(mode)

@@ -15,7 +15,7 @@ import pytest
 
 from memlab.cli import main
 from memlab.config import WatcherConfig
-from memlab.search.pipeline import search
+from memlab.retrieval.pipeline import search
 from memlab.store.chunker import CONTEXT_MAX_BYTES, chunk_markdown, context_prefix
 from memlab.store.store import MemoryStore
 from tests.conftest import T0, WS, write

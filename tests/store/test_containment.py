@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from memlab import safefs
+from memlab.retrieval.pipeline import search
 from memlab.safefs import Outside, Refused, read_bytes
-from memlab.search.pipeline import search
 from memlab.store.store import MemoryStore
 from tests.conftest import T0, WS, write
 

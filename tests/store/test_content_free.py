@@ -8,8 +8,8 @@ import struct
 from pathlib import Path
 
 from memlab.config import SearchConfig
-from memlab.search.content import is_content_free
-from memlab.search.pipeline import search
+from memlab.retrieval.content import is_content_free
+from memlab.retrieval.pipeline import search
 from memlab.store.schema import SCHEMA_VERSION, get_meta
 from memlab.store.store import MemoryStore
 from tests.conftest import T0, WS, write

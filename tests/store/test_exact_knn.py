@@ -18,7 +18,7 @@ import pytest
 from memlab.config import MmrConfig, SearchConfig, to_dict
 from memlab.embeddings.hashing import HashEmbedder
 from memlab.errors import ConfigError
-from memlab.search.pipeline import search
+from memlab.retrieval.pipeline import search
 from memlab.store import exact_knn, vectors
 from memlab.store.store import MemoryStore
 from tests.conftest import T0, WS, write

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from memlab.store.crash import kill_campaign
+from memlab.store.kill_index import kill_campaign
 from tests.conftest import campaign_size, docs_say
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")

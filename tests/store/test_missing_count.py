@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from memlab.embeddings.hashing import HashEmbedder
-from memlab.search.pipeline import search
+from memlab.retrieval.pipeline import search
 from memlab.store import vectors
 from memlab.store.connection import open_connection
 from memlab.store.store import MemoryStore

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from memlab.cli import main
-from memlab.search.pipeline import search
+from memlab.retrieval.pipeline import search
 from memlab.store.connection import index_driver
 from memlab.store.store import MemoryStore
 from tests.conftest import T0, WS, docs_say

@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from memlab.search.pipeline import search
+from memlab.retrieval.pipeline import search
 from memlab.store.store import MemoryStore
 from memlab.store.sync import ReindexClaim
 from tests.conftest import DAY, T0, WS, write

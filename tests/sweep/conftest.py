@@ -11,9 +11,9 @@ import pytest
 
 from memlab.datasets import Dataset, load_dataset
 from memlab.embeddings.cache import CachedEmbedder, VectorCache
-from memlab.eval.embedders import CacheOnly, shipped_vectors
-from memlab.eval.prepare import Prepared, prepare
-from memlab.search.scoring import STRATEGIES
+from memlab.eval.replay.embedders import CacheOnly, shipped_vectors
+from memlab.eval.replay.prepared import Prepared, prepare
+from memlab.retrieval.strategies import STRATEGIES
 from tests.eval.conftest import write_eval_dataset
 
 AGENT_MEMORY = Path(__file__).resolve().parents[2] / "datasets" / "agent-memory"

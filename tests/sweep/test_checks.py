@@ -7,8 +7,9 @@ import math
 
 import numpy as np
 
-from memlab.eval.prepare import Prepared
-from memlab.sweep import ChoiceRule, SweepOptions, checks, run_sweep
+from memlab.eval.replay.prepared import Prepared
+from memlab.sweep import ChoiceRule, SweepOptions, run_sweep
+from memlab.sweep import caveats as checks
 from memlab.sweep.honest import paired_gain
 
 

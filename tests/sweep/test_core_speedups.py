@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memlab.search.mmr import mmr_order, mmr_select
+from memlab.retrieval.mmr import mmr_order, mmr_select
 from memlab.text import jaccard, jaccard_matrix
 
 EPS = 2.220446049250313e-16

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from memlab.config import SearchConfig
-from memlab.eval.prepare import Prepared
+from memlab.eval.replay.prepared import Prepared
 from memlab.sweep import Sweep, grid, read_results, run_points, run_sweep, split_queries
 
 SPACE: dict[str, Any] = {

@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 
 from memlab.cli import main
-from memlab.eval.prepare import Prepared
+from memlab.eval.replay.prepared import Prepared
 from memlab.sweep import Sweep, random_configs, read_results, run_points, split_queries
 from tests.cli.test_sweep import GRID
 

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from memlab.config import profile
-from memlab.eval import stats
-from memlab.eval.prepare import Prepared
+from memlab.eval.replay.prepared import Prepared
+from memlab.eval.stats import paired as stats
 from memlab.sweep import ChoiceRule, Decision, Sweep, SweepResult, run_sweep, split_queries
 from memlab.sweep.decision_text import decision_markdown, decision_text
 

@@ -7,10 +7,10 @@ import pytest
 
 from memlab.config import SearchConfig, with_overrides
 from memlab.datasets import Query
-from memlab.eval.memory import Memory
-from memlab.eval.prepare import Prepared
-from memlab.search.pipeline import search
-from memlab.search.ranking import rank_batch
+from memlab.eval.replay.memory import Memory
+from memlab.eval.replay.prepared import Prepared
+from memlab.retrieval.pipeline import search
+from memlab.retrieval.ranking import rank_batch
 from memlab.sweep import Sweep
 from tests.conftest import campaign_size
 from tests.sweep.conftest import draw_overrides
@@ -95,7 +95,7 @@ def test_stopping_mmr_early_returns_the_same_hits(agent_memory: Prepared) -> Non
 def dreamy(tmp_path_factory: pytest.TempPathFactory) -> Prepared:
     from memlab.datasets import load_dataset
     from memlab.embeddings.hashing import HashEmbedder
-    from memlab.eval.prepare import prepare
+    from memlab.eval.replay.prepared import prepare
     from tests.eval.test_dream_timeline import write_sessions
 
     path = write_sessions(tmp_path_factory.mktemp("ds") / "dreamy")  # Dream on (c0 gates)

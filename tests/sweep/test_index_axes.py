@@ -10,8 +10,8 @@ import pytest
 
 from memlab.config import SearchConfig
 from memlab.errors import ConfigError
-from memlab.eval.prepare import Prepared
-from memlab.search.pipeline import search
+from memlab.eval.replay.prepared import Prepared
+from memlab.retrieval.pipeline import search
 from memlab.sweep import Sweep, grid, run_sweep, split_queries
 from memlab.sweep.indexes import index_memory
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from memlab.config import SearchConfig, with_overrides
-from memlab.eval.evaluate import evaluate_run
+from memlab.eval.compare.per_query import evaluate_run
 from memlab.eval.measures import (
     AGENT_MEASURES,
     Returned,
@@ -18,7 +18,7 @@ from memlab.eval.measures import (
     parse_measure,
     ranx_backend,
 )
-from memlab.eval.prepare import Prepared
+from memlab.eval.replay.prepared import Prepared
 from memlab.sweep import Sweep
 from tests.sweep.conftest import draw_overrides
 

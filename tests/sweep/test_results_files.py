@@ -19,8 +19,8 @@ import pytest
 
 from memlab.cli import main
 from memlab.errors import ConfigError
-from memlab.sweep import files
-from memlab.sweep.files import MANIFEST_FILE, RESULTS_FILE, load_results, save_results
+from memlab.sweep import results_folder as files
+from memlab.sweep.results_folder import MANIFEST_FILE, RESULTS_FILE, load_results, save_results
 from tests.cli.test_sweep import GRID
 
 MANIFEST = {"dataset": {"digest": "sha256:x"}, "index": {"tokenizer": "unicode61"}}

@@ -14,7 +14,7 @@ import pytest
 
 from memlab.config import SearchConfig
 from memlab.errors import ConfigError
-from memlab.eval.prepare import Prepared
+from memlab.eval.replay.prepared import Prepared
 from memlab.sweep import (
     Sweep,
     best,
@@ -104,7 +104,7 @@ def test_resume_skips_finished_configurations(sweep: Sweep, tmp_path: Path) -> N
 
 def interrupt_on_chunk(monkeypatch: pytest.MonkeyPatch, n: int) -> None:
     """Fault injection: Ctrl-C while the ``n``-th chunk of configurations is scored."""
-    import memlab.sweep.parallel as parallel
+    import memlab.sweep.fanout as parallel
 
     real = parallel.score_chunk
     calls = {"n": 0}

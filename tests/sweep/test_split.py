@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from memlab.errors import ConfigError
-from memlab.eval.prepare import Prepared
+from memlab.eval.replay.prepared import Prepared
 from memlab.sweep import split_queries
 
 

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 import memlab.workbench as wb
-from memlab.eval.breakdown import age_bucket
-from memlab.eval.separation import END_TO_END, RANKING_ONLY, Separation
+from memlab.eval.compare.breakdown import age_bucket
+from memlab.eval.compare.separation import END_TO_END, RANKING_ONLY, Separation
 from memlab.store.layout import is_evergreen
 from memlab.sweep import Sweep, SweepResult
 

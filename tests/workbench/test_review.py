@@ -13,7 +13,7 @@ import pytest
 
 import memlab.workbench as wb
 from memlab.config import profile
-from memlab.workbench.demo import Demo
+from memlab.workbench.tour import Demo
 from tests.agents.test_types import TEN_FIELDS
 
 

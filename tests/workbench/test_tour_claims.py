@@ -16,10 +16,10 @@ import pytest
 
 import memlab.workbench as wb
 from memlab.config import profile
-from memlab.search.scoring import candidate_limit
+from memlab.retrieval.strategies import candidate_limit
 from memlab.timefmt import DAY
-from memlab.workbench.demo import Demo
 from memlab.workbench.findings import age_limit
+from memlab.workbench.tour import Demo
 
 TOUR = Path(__file__).resolve().parents[2] / "notebooks" / "tour.ipynb"
 TEXT = " ".join(

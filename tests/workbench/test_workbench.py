@@ -15,10 +15,10 @@ import pytest
 
 import memlab.workbench as wb
 from memlab.errors import ConfigError, ReportError
-from memlab.report.locate import resolve_dataset
-from memlab.workbench.demo import Demo
+from memlab.report.shipped_paths import resolve_dataset
 from memlab.workbench.findings import accesses_needed, age_limit
 from memlab.workbench.supplement import passes_only_with_vectors
+from memlab.workbench.tour import Demo
 
 SESSION = "shop-api-3f2a9c1d/sessions/2026-03-15-db-upgrade-c0ffee12.md"
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from memlab.datasets.generator.build import CATEGORIES, build
-from memlab.datasets.generator.model import Generated
+from memlab.datasets.generator.draft import Generated
 
 DEFAULT_SEED = 20260731
 
@@ -35,7 +35,7 @@ def generate_agent_memory(
 
     ``force`` replaces a dataset already there (a ``vectors/`` folder is kept).
     """
-    from memlab.datasets.generator.write import write_dataset
+    from memlab.datasets.generator.output import write_dataset
 
     return write_dataset(generate(seed), Path(dest), force=force)
 

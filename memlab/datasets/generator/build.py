@@ -13,13 +13,13 @@ from memlab.datasets.generator import (
     cat_multi,
     cat_prefs,
 )
-from memlab.datasets.generator.checks import check_labels
 from memlab.datasets.generator.context import Ctx
+from memlab.datasets.generator.draft import Generated, MemoryFile, Write
 from memlab.datasets.generator.filler import add_filler, order_entries
+from memlab.datasets.generator.label_checks import check_labels
 from memlab.datasets.generator.memory_text import GLOBAL_INTRO, GLOBAL_TITLE, add_memory_text
-from memlab.datasets.generator.model import Generated, MemoryFile, Write
 from memlab.datasets.generator.render import memory_writes, session_writes
-from memlab.datasets.generator.timeline import build_memory_file, build_sessions, session_title
+from memlab.datasets.generator.schedule import build_memory_file, build_sessions, session_title
 from memlab.datasets.generator.values import Values
 from memlab.datasets.generator.world import END, WORKSPACES
 

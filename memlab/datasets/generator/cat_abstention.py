@@ -15,9 +15,9 @@ import random
 import re
 
 from memlab.datasets.generator.cat_kinds import KINDS
-from memlab.datasets.generator.checks import TextIndex
+from memlab.datasets.generator.draft import DAY, Query
 from memlab.datasets.generator.kinds import Kind
-from memlab.datasets.generator.model import DAY, Query
+from memlab.datasets.generator.label_checks import TextIndex
 from memlab.datasets.generator.world import END, START, WORKSPACES
 
 ENTITY: tuple[tuple[str, tuple[str, ...]], ...] = (

@@ -18,8 +18,8 @@ from collections.abc import Callable
 
 from memlab.datasets.generator.cat_kinds import KINDS
 from memlab.datasets.generator.context import Ctx, draw_gap, query_time, repeat
+from memlab.datasets.generator.draft import DAY, Fact, Query, Slot, Target
 from memlab.datasets.generator.kinds import Kind
-from memlab.datasets.generator.model import DAY, Fact, Query, Slot, Target
 from memlab.datasets.generator.phrases import time_phrase
 from memlab.datasets.generator.values import Value
 from memlab.datasets.generator.world import END, Workspace

@@ -19,8 +19,8 @@ from __future__ import annotations
 import random
 
 from memlab.datasets.generator.context import Ctx, draw_gap, query_time, repeat
-from memlab.datasets.generator.errors import BY_LANG, Failure
-from memlab.datasets.generator.model import DAY, Query, Session, Target
+from memlab.datasets.generator.draft import DAY, Query, Session, Target
+from memlab.datasets.generator.failures import BY_LANG, Failure
 from memlab.datasets.generator.world import END, WORKSPACES, Workspace
 
 FILES = {

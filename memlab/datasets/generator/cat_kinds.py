@@ -17,10 +17,10 @@ from collections.abc import Callable
 
 from memlab.datasets.generator import prose
 from memlab.datasets.generator.context import Ctx, query_time, repeat
+from memlab.datasets.generator.draft import DAY, Query, Session, Target
 from memlab.datasets.generator.kinds import Kind
 from memlab.datasets.generator.kinds_service import SERVICE_KINDS
 from memlab.datasets.generator.kinds_tooling import TOOLING_KINDS
-from memlab.datasets.generator.model import DAY, Query, Session, Target
 from memlab.datasets.generator.values import Value
 from memlab.datasets.generator.world import WORKSPACES, Workspace
 

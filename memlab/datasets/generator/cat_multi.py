@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from memlab.datasets.generator.cat_kinds import KINDS
 from memlab.datasets.generator.context import Ctx, draw_gap, query_time, repeat
-from memlab.datasets.generator.model import DAY, Query, Target
+from memlab.datasets.generator.draft import DAY, Query, Target
 from memlab.datasets.generator.world import END
 
 APART = 42 * DAY  # the longest time between the two notes

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from memlab.datasets.generator.cat_kinds import crowd, crowded_from
 from memlab.datasets.generator.context import Ctx, query_time
-from memlab.datasets.generator.model import Query, Session, Target
+from memlab.datasets.generator.draft import Query, Session, Target
 from memlab.datasets.generator.prefs_data import (
     GLOBAL_PREFS,
     TOPIC_DISTRACTORS,

@@ -14,8 +14,7 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from memlab.datasets.generator.kinds import Kind
-from memlab.datasets.generator.model import (
+from memlab.datasets.generator.draft import (
     DAY,
     MINUTE,
     SESSION,
@@ -26,7 +25,8 @@ from memlab.datasets.generator.model import (
     Session,
     Slot,
 )
-from memlab.datasets.generator.timeline import session_path
+from memlab.datasets.generator.kinds import Kind
+from memlab.datasets.generator.schedule import session_path
 from memlab.datasets.generator.values import Values
 from memlab.datasets.generator.world import END, WORKSPACES, Workspace
 

@@ -16,7 +16,7 @@ from datetime import datetime, timezone
 from memlab.datasets.generator import prose, snippets
 from memlab.datasets.generator.cat_failures import _failure, trace
 from memlab.datasets.generator.context import Ctx
-from memlab.datasets.generator.model import DAY, Session, Slot
+from memlab.datasets.generator.draft import DAY, Session, Slot
 from memlab.datasets.generator.world import WORKSPACES, Workspace
 
 SUMMARY, NEXT = "Summary", "Wrap-up"

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from memlab.datasets.generator.model import MemoryFile
+from memlab.datasets.generator.draft import MemoryFile
 
 GLOBAL_TITLE = "Global memory"
 GLOBAL_INTRO = "Cross-project preferences of the user and notes about their machine."

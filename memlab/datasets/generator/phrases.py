@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from datetime import datetime, timedelta, timezone
 
-from memlab.datasets.generator.model import HOUR
+from memlab.datasets.generator.draft import HOUR
 
 WEEK_WORDS = {1: "last week", 2: "two weeks ago", 3: "three weeks ago"}
 

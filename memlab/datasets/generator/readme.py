@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from memlab.datasets.generator.model import DAY, Generated
+from memlab.datasets.generator.draft import DAY, Generated
 from memlab.datasets.generator.world import WORKSPACES
 from memlab.store.chunker import chunk_markdown
 from memlab.timefmt import format_iso

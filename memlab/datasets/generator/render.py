@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from memlab.datasets.generator.model import MemoryFile, Session, Write
+from memlab.datasets.generator.draft import MemoryFile, Session, Write
 from memlab.store.layout import flush_separator
 
 Entry = tuple[str, tuple[str, ...]]  # (section, lines)

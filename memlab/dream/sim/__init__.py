@@ -25,9 +25,9 @@ The modules, in the order data flows through them:
 from __future__ import annotations
 
 from memlab.dream.sim.events import load_events
+from memlab.dream.sim.figures import SimResult
 from memlab.dream.sim.fleet import Fleet, simulate, sweep
 from memlab.dream.sim.params import SimParams
-from memlab.dream.sim.summary import SimResult
 from memlab.dream.sim.theory import expected_hours_between_runs, expected_sessions_per_run
 
 __all__ = [

@@ -29,13 +29,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from memlab.config import DreamConfig, with_overrides
+from memlab.dream.sim.figures import KINDS, SimResult
 from memlab.dream.sim.kernel import ready, simulate_trace_compiled
 from memlab.dream.sim.params import SimParams
 from memlab.dream.sim.planner import add_histograms, freshness_histogram
 from memlab.dream.sim.sessions import Sessions, generate_sessions
 from memlab.dream.sim.state import COUNTERS, OUTCOMES
-from memlab.dream.sim.summary import KINDS, SimResult
-from memlab.dream.sim.trace import build_trace
+from memlab.dream.sim.triggers import build_trace
 from memlab.parallel import run_all, spare_cores
 
 if TYPE_CHECKING:  # imported where a table is built: a summary needs no pandas

@@ -19,10 +19,12 @@ from typing import Any
 import numpy as np
 
 from memlab.config import DreamConfig
-from memlab.dream.sim import layout, loop
+from memlab.dream.sim import loop
+from memlab.dream.sim import slots as layout
+from memlab.dream.sim.latency import latency_uniforms
 from memlab.dream.sim.params import SESSION_COST, SimParams
 from memlab.dream.sim.state import COLUMNS, COUNTERS, FAILED
-from memlab.dream.sim.trace import Trace
+from memlab.dream.sim.triggers import Trace
 
 CALL_SLOTS = 64  # calls in flight one user may have before the buffer grows
 MANUAL_SLOTS = 4096  # /dream logs in flight (per user) before the buffer grows
@@ -68,7 +70,7 @@ def _loop_trace(trace: Trace) -> layout.Trace:
     if trace.latency_mean <= 0 or trace.latency_sigma <= 0 or not triggers:
         latency = _floats(trace.latency(np.arange(triggers)))
     else:  # Trace.latency of every trigger, its hashing compiled
-        latency = _floats(trace.lognormal(*loop.latency_uniforms(toff, int(trace.u0), seed32)))
+        latency = _floats(trace.lognormal(*latency_uniforms(toff, int(trace.u0), seed32)))
     log_bytes = _ints(trace.log_bytes)
     cost = np.concatenate([[0], np.cumsum(SESSION_COST + log_bytes)])
     return layout.Trace(
@@ -174,7 +176,7 @@ def ready() -> None:
     start_without_scipy()
     note_compiling("the Dream simulator's engine", loop.__name__)
     from memlab.dream.sim.planner import flight_levels, freshness_histogram
-    from memlab.dream.sim.trace import build_trace
+    from memlab.dream.sim.triggers import build_trace
 
     params, config = SimParams(users=2, days=1.0), DreamConfig()
     simulate_trace_compiled(build_trace(generate_sessions(params), config, params), config, params)

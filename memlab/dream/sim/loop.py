@@ -12,12 +12,11 @@ float64 (whole numbers are exact in it), the bytes a call sends and the answer's
 are float64 columns; what Dream stores (``MEMORY.md``'s length, a call in flight's input)
 is truncated to an integer, as the files would hold it.
 
-No array is reassigned, or taken out of a tuple, on the common path of the loop (that
-costs reference counting on every event: ``_user`` unpacks the tuples once per user, the
-gates take scalars, the other helpers are inlined). When a user's calls in flight or
-/dream logs outgrow their buffers, ``run`` returns and the caller (``sim.kernel``) grows
-them and runs that user again from its start (``NEED_CALLS``, ``NEED_LOGS``; rows are
-reserved before a user starts, ``NEED_ROWS``).
+No array is reassigned or taken out of a tuple on the loop's common path (reference
+counting on every event): ``_user`` unpacks the tuples once per user, the gates take
+scalars, the other helpers are inlined. When calls in flight or /dream logs outgrow their
+buffers, ``run`` returns, ``sim.kernel`` grows them and runs that user again
+(``NEED_CALLS``, ``NEED_LOGS``; rows are reserved before a user starts: ``NEED_ROWS``).
 """
 
 from __future__ import annotations
@@ -26,10 +25,10 @@ from typing import Any
 
 import numpy as np
 
-from memlab.dream.sim import layout as lay
+from memlab.dream.sim import slots as lay
 from memlab.dream.sim.params import EXISTING_COST, NO_REPLY_CHARS, SESSION_COST
 from memlab.dream.sim.state import BUSY, COMPLETED, FAILED, NOTHING, STALE
-from memlab.dream.sim.trace import END, MANUAL, USER_KEY
+from memlab.dream.sim.triggers import END, MANUAL, USER_KEY
 from memlab.jit import numba
 
 nb = numba()
@@ -48,18 +47,6 @@ def uniform(seed32: np.uint64, key: np.int64, stream: int = 0) -> float:
     z = (z ^ (z >> np.uint64(27))) * _M2
     z = z ^ (z >> np.uint64(31))
     return float(z >> np.uint64(11)) * 2.0**-53
-
-
-@nb.njit(cache=True, nogil=True)
-def latency_uniforms(toff: Any, u0: int, seed32: np.uint64) -> Any:
-    """``hashed_uniform(seed, s, trace.key(k))`` of every trigger k for the streams of its
-    latency, s = 1 and 2 (``Trace.latency``), in one pass."""
-    h1, h2 = np.empty(toff[-1]), np.empty(toff[-1])
-    for u in range(len(toff) - 1):
-        for k in range(toff[u], toff[u + 1]):
-            key = (u0 + u) * USER_KEY + (k - toff[u])
-            h1[k], h2[k] = uniform(seed32, key, 1), uniform(seed32, key, 2)
-    return h1, h2
 
 
 _INLINE = {"cache": True, "nogil": True, "inline": "always"}

@@ -27,7 +27,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from memlab.arrays import IntArray as I64
-from memlab.dream.sim.kernels import minutes_histogram, seconds_at_level
+from memlab.dream.sim.compiled import minutes_histogram, seconds_at_level
 
 MINUTE = 60.0
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from memlab.dream.sim.summary import SimResult, hourly
+from memlab.dream.sim.figures import SimResult, hourly
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

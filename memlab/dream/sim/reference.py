@@ -24,7 +24,7 @@ from memlab.dream.lock import holder_blocks
 from memlab.dream.response import NewMemory, Nothing, process_response
 from memlab.dream.sim.params import NO_REPLY_CHARS, SimParams, response_chars, sim_stem
 from memlab.dream.sim.state import BUSY, COLUMNS, COMPLETED, COUNTERS, FAILED, NOTHING, STALE
-from memlab.dream.sim.trace import END, MANUAL, TICK, Trace
+from memlab.dream.sim.triggers import END, MANUAL, TICK, Trace
 
 # (acquire time, trigger, processed stems, input bytes, content bytes, memory seen, lock seen)
 _Pending = tuple[float, int, tuple[str, ...], int, int, int, float | None]

@@ -15,7 +15,7 @@ import numpy as np
 
 from memlab.arrays import FloatArray as F64
 from memlab.arrays import IntArray as I64
-from memlab.dream.sim.kernels import normalised_spacings, one_slot_starts
+from memlab.dream.sim.compiled import normalised_spacings, one_slot_starts
 from memlab.dream.sim.params import DIURNAL, WEEKDAYS, SimParams
 from memlab.timefmt import DAY
 

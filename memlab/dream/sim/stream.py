@@ -21,11 +21,11 @@ import numpy as np
 
 from memlab import progress
 from memlab.config import DreamConfig
+from memlab.dream.sim.figures import Tally, summarize_tally, tally
 from memlab.dream.sim.fleet import BLOCK_USERS, PARALLEL_FROM, Fleet, simulate_block
 from memlab.dream.sim.kernel import ready
 from memlab.dream.sim.params import SimParams
 from memlab.dream.sim.sessions import Sessions
-from memlab.dream.sim.summary import Tally, summarize_tally, tally
 from memlab.parallel import run_all, spare_cores
 
 BYTES_PER_RUN = 48  # a run's tallied numbers (its call's seconds in flight too), and a copy

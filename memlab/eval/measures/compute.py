@@ -1,7 +1,7 @@
 """Measures, vectorised over all queries — and over many configurations — at once.
 
 Every measure memlab reports is computed here: by evaluation
-(``memlab.eval.evaluate``) for one run and by sweeps for thousands of
+(``memlab.eval.compare.per_query``) for one run and by sweeps for thousands of
 configurations. Each is its family's function (``memlab.eval.measures.families``)
 over a dense table of returned hits (``Returned``: one line per query, or per
 query under each of many configurations; one column per rank), with each row's
@@ -54,7 +54,7 @@ def compute(
 
     ``similarity`` (for Redundancy) gives the Jaccard of row pairs; ``pair_mean``, when
     given, the mean pairwise Jaccard of each cell's hits directly
-    (``memlab.search.many.ManyScorer.mean_pair_similarity``, compiled)."""
+    (``memlab.retrieval.many.ManyScorer.mean_pair_similarity``, compiled)."""
     out: dict[str, FloatArray] = {}
     relevant = hits.take(judgements.grade > 0)  # ranks × cells, shared
     judged = judgements.judged[hits.query]

@@ -18,8 +18,8 @@ from memlab.arrays import BoolArray, FloatArray, IntArray
 from memlab.eval.measures.novelty import NuggetTable
 
 if TYPE_CHECKING:  # annotations only: the measures import nothing of the replay
-    from memlab.eval.timeline import Timeline
-    from memlab.search.candidates_batch import CandidateBatch
+    from memlab.eval.replay.as_of import Timeline
+    from memlab.retrieval.candidates_batch import CandidateBatch
 
 
 @dataclass

@@ -45,7 +45,7 @@ class Returned:
 
     @classmethod
     def from_hits(cls, rows: IntArray) -> Returned:
-        """k × configurations × queries hits (``memlab.search.many.HitMatrix.rows``);
+        """k × configurations × queries hits (``memlab.retrieval.many.HitMatrix.rows``);
         cell ``g · n_queries + q`` is query q under configuration g."""
         k, n_configs, n_q = rows.shape
         cells = np.arange(n_configs * n_q, dtype=np.int64)

@@ -7,15 +7,15 @@ memlab's; ``write_protocol_outputs`` writes qrels and runs other tools read. The
 protocols themselves are described in ``memlab.eval.protocols.spec``.
 """
 
-from memlab.eval.protocols.evaluate import (
+from memlab.eval.protocols.outputs import protocol_manifest, write_protocol_outputs
+from memlab.eval.protocols.published import References, load_references, published_table
+from memlab.eval.protocols.spec import PROTOCOLS, Protocol, check_dataset, get_protocol
+from memlab.eval.protocols.unit_runs import (
     ProtocolResult,
     chunk_spans,
     prepare_protocol,
     run_protocol,
 )
-from memlab.eval.protocols.files import protocol_manifest, write_protocol_outputs
-from memlab.eval.protocols.published import References, load_references, published_table
-from memlab.eval.protocols.spec import PROTOCOLS, Protocol, check_dataset, get_protocol
 from memlab.eval.protocols.units import QuestionSet, UnitSpace, question_set, unit_qrels
 
 __all__ = [

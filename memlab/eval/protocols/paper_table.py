@@ -17,8 +17,8 @@ import math
 
 import pandas as pd
 
-from memlab.eval.protocols.evaluate import ProtocolResult
 from memlab.eval.protocols.published import References
+from memlab.eval.protocols.unit_runs import ProtocolResult
 
 ALL = "all"
 

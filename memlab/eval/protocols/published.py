@@ -31,7 +31,7 @@ import pandas as pd
 
 from memlab.datafile import load_data
 from memlab.errors import ConfigError
-from memlab.eval.protocols import measures as pm
+from memlab.eval.protocols import paper_measures as pm
 from memlab.eval.protocols.spec import Protocol
 
 FILE_KEYS = ("source", "unit", "questions", "references")
