@@ -29,6 +29,8 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from memlab.read_memo import ReadMemo
+
 _READ_FLAGS = (
     os.O_RDONLY
     | getattr(os, "O_NOFOLLOW", 0)
@@ -60,6 +62,7 @@ class FileBytes:
     data: bytes
     size: int
     mtime_ns: int
+    stat: os.stat_result | None = None  # of the file read (None: from a ``ReadMemo``)
 
 
 def kind_of(mode: int) -> str:
@@ -150,7 +153,7 @@ def _read_checked(
         os.close(fd)
     if len(data) > max_bytes:
         raise Refused(path, f"file grew over the {max_bytes}-byte limit while being read")
-    return FileBytes(data, opened.st_size, opened.st_mtime_ns)
+    return FileBytes(data, opened.st_size, opened.st_mtime_ns, opened)
 
 
 def _read_upto(fd: int, limit: int) -> bytes:
@@ -199,7 +202,8 @@ class RootedReader:
 
     MAX_DIRS = 64
 
-    def __init__(self, root: str | Path) -> None:
+    def __init__(self, root: str | Path, memo: ReadMemo | None = None) -> None:
+        self.memo = memo  # bytes read before, taken for an unchanged file (``read_memo``)
         self.given = os.fspath(root)
         self.root = os.path.realpath(root)
         self._base = Path(self.root)
@@ -273,6 +277,10 @@ class RootedReader:
         if found is None:
             return read_bytes(path, root=self.root, max_bytes=max_bytes, root_resolved=True)
         name, dir_fd, checked = found
+        if self.memo is not None and stat.S_ISREG(checked.st_mode) and checked.st_size <= max_bytes:
+            data = self.memo.take(path, checked)
+            if data is not None:
+                return FileBytes(data, checked.st_size, checked.st_mtime_ns)
         return _read_checked(path, checked, name, max_bytes, dir_fd)
 
     def lstat_mode(self, path: str | Path) -> int | None:

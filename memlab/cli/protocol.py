@@ -143,7 +143,7 @@ def run_protocol_command(
     if args.json:
         import json
 
-        print(json.dumps(result.aggregated.to_dict(orient="records"), indent=2))
+        print(json.dumps(result.records, indent=2))
     else:
         print("\n".join(protocol_report(result, args.profile, refs, published)))
     if args.out:
@@ -190,21 +190,19 @@ def protocol_report(
             "scored per category: " + ", ".join(f"{c} {n}" for c, n in qs.categories.items())
         )
     scale = 100.0 if p.percent else 1.0
-    table = (result.table() * scale).reset_index(names="run")
-    table["NumQ"] = (table["NumQ"] / scale).round().astype("Int64")
     lines += [
         f"rankers on profile {profile_name or 'grok-c0'}; embedder "
         f"{result.prepared.embedder_id or 'none'}"
         + ("; values in percent, as the paper prints them" if p.percent else ""),
         "",
-        _fmt(table, digits_of(result)),
+        _means_table(result, scale, digits_of(result)),
     ]
     if len(qs.categories) > 1:
         cats = _category_table(result)
         shown = [m for m in p.shown if m in cats.columns]
         cats[shown] = cats[shown] * scale
         lines += ["", "per category (mean, n):", _fmt(cats, digits_of(result))]
-    if not result.compared.empty:
+    if len(result.runs) > 1 and not result.compared.empty:
         cols = ["run", "measure", "delta", "ci_low", "ci_high", "p", "p_holm", "wins", "ties"]
         cols += ["losses", "n"]
         lines += ["", f"against {next(iter(result.runs))}:", _fmt(result.compared[cols])]
@@ -236,6 +234,24 @@ def _category_table(result: ProtocolResult) -> pd.DataFrame:
     counts = shown.groupby(["run", "category"], sort=False)["count"].max()
     wide["n"] = counts.astype(int)
     return wide.reset_index()
+
+
+def _means_table(result: ProtocolResult, scale: float, digits: int) -> str:
+    """Runs × the measures shown and NumQ, as ``memlab eval`` prints its table (no
+    pandas: ``ProtocolResult.means``)."""
+    from memlab.eval.compare.view import text_grid
+
+    shown = list(result.protocol.shown)
+    rows = [["run", *shown, "NumQ"]]
+    for means in result.means(shown):
+        n = means["NumQ"]
+        cells = [_number(means[m] * scale, digits) for m in shown]
+        rows.append([str(means["run"]), *cells, "NaN" if n != n else str(round(n))])
+    return text_grid(rows)
+
+
+def _number(value: float, digits: int) -> str:
+    return "NaN" if value != value else f"{value:.{digits}f}"
 
 
 def _fmt(frame: Any, digits: int = 3) -> str:

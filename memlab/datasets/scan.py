@@ -28,6 +28,7 @@ from memlab.datasets.untrusted import (
     read_dataset_file,
     reading_dataset,
 )
+from memlab.read_memo import MEMORY_FILES
 
 
 @dataclass
@@ -126,13 +127,14 @@ def scan_memory(
 def _scan_file(
     path: str | Path, dataset_dir: Path, rel: str, shown: str, report: ValidationReport
 ) -> ScannedFile | None:
-    try:
-        data = read_dataset_file(path, dataset_dir, MAX_MEMORY_FILE_BYTES)
+    try:  # kept for the replay, which reads the file again (if it is unchanged by then)
+        data = read_dataset_file(path, dataset_dir, MAX_MEMORY_FILE_BYTES, MEMORY_FILES)
     except FileNotFoundError:
         return None  # removed since it was listed
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
+        MEMORY_FILES.drop(path)
         line = data[: exc.start].count(b"\n") + 1
         report.add("bad_utf8", shown, line, "the file is not valid UTF-8", "save the file as UTF-8")
         return None

@@ -29,6 +29,7 @@ from contextvars import ContextVar
 from pathlib import Path, PurePosixPath
 
 from memlab.errors import DatasetError
+from memlab.read_memo import ReadMemo, stamp_of
 from memlab.safefs import MiB, Refused, RootedReader, kind_of, read_bytes, resolve_inside
 
 MAX_MEMORY_FILE_BYTES = 64 * MiB  # a memory or versions/ file larger than this is refused
@@ -71,18 +72,25 @@ def _reader_for(dataset_dir: str | Path) -> RootedReader | None:
     return reader if reader is not None and reader.serves(dataset_dir) else None
 
 
-def read_dataset_file(path: str | Path, dataset_dir: str | Path, max_bytes: int) -> bytes:
-    """The bytes of ``path``, a regular file inside ``dataset_dir`` (resolved here).
+def read_dataset_file(
+    path: str | Path, dataset_dir: str | Path, max_bytes: int, keep_in: ReadMemo | None = None
+) -> bytes:
+    """The bytes of ``path``, a regular file inside ``dataset_dir`` (resolved here);
+    ``keep_in``: a memo that keeps them for one more read (``memlab.read_memo``).
 
     ``FileNotFoundError`` if it does not exist; ``DatasetFileRefused`` for anything
     memlab will not read."""
     reader = _reader_for(dataset_dir)
     try:
         if reader is not None:
-            return reader.read(path, max_bytes).data
-        return read_bytes(path, root=dataset_dir, max_bytes=max_bytes).data
+            read = reader.read(path, max_bytes)
+        else:
+            read = read_bytes(path, root=dataset_dir, max_bytes=max_bytes)
     except Refused as exc:
         raise _refused(exc) from None
+    if keep_in is not None and read.stat is not None:
+        keep_in.keep(path, read.data, stamp_of(read.stat))
+    return read.data
 
 
 def read_optional(path: str | Path, dataset_dir: str | Path, max_bytes: int) -> bytes | None:

@@ -16,8 +16,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from memlab.cli import COMMAND_MODULES, COMMANDS
 from memlab.cli.args import MemlabParser
@@ -174,3 +177,40 @@ def test_eval_gives_the_garbage_collector_back_as_it_found_it(tmp_path: Path) ->
     assert gc.get_threshold() == before and gc.get_freeze_count() == frozen
     assert main(["eval", str(dataset), "--quiet", "--work", str(tmp_path / "work")]) == 0
     assert gc.get_threshold() == before and gc.get_freeze_count() == frozen
+
+
+def test_a_protocol_evaluation_of_one_run_loads_no_pandas(tmp_path: Path) -> None:
+    """``--protocol beir`` (one run, one category) prints its means and its JSON from
+    plain records; the numbers are those of the pandas table a notebook reads."""
+    from memlab.datasets.importers import import_dataset
+    from memlab.eval.protocols import get_protocol, prepare_protocol, run_protocol
+    from memlab.eval.runs.rankers import as_run
+    from tests.datasets.conftest import FIXTURES
+
+    dest = tmp_path / "beir"
+    import_dataset("beir", FIXTURES / "beir_mini", dest)
+    argv = ["eval", str(dest), "--protocol", "beir", "--quiet", "--work", str(tmp_path / "w")]
+    for extra in ([], ["--json"]):
+        heavy, _, code, _ = probe(*argv, *extra)
+        assert code == 0 and "pandas" not in heavy, heavy
+    rows = main_json(*argv, "--json")
+    protocol = get_protocol("beir")
+    prepared = prepare_protocol(dest, protocol, profile_name="standard-ir", work_dir=tmp_path)
+    from memlab.config import profile
+
+    runs = {"config": as_run(replace(profile("standard-ir").search, vectors=False))}
+    result = run_protocol(prepared, runs, protocol)
+    table = result.table()
+    for row in rows:
+        if row["measure"] in table.columns:
+            assert row["value"] == pytest.approx(table.loc[row["run"], row["measure"]], abs=1e-12)
+    assert {r["measure"] for r in rows} >= {"nDCG@10", "R@100", "NumQ"}
+    assert result.means()[0]["nDCG@10"] == table.loc["config", "nDCG@10"]
+
+
+def main_json(*argv: str) -> Any:
+    out = subprocess.run(
+        [sys.executable, "-m", "memlab", *argv], capture_output=True, text=True, timeout=300
+    )
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)

@@ -33,3 +33,30 @@ def test_joined_batch_orders_rows_as_their_chunk_ids() -> None:
         for j in range(len(ids)):
             assert (order[i] < order[j]) == (ids[i] < ids[j])
             assert (order[i] == order[j]) == (ids[i] == ids[j])
+
+
+def test_gathered_rows_sort_by_chunk_id_as_str_does() -> None:
+    """``ChunkFeatures.chunk_ids`` (a unicode array grown as chunks arrive, wider when a
+    longer id comes) sorts refs exactly as Python sorts their ids; an id the unicode
+    dtype would change (a trailing NUL) makes it an object array."""
+    from memlab.eval.replay.gathering import ChunkFeatures
+
+    out = ColumnsBuilder()
+    features = ChunkFeatures(out)
+    rng = np.random.default_rng(3)
+    alphabet = [*"ab.mdé中😀:0123", "B"]
+    seen: list[str] = []
+    for size in (1, 3, 2, 40, 7, 1, 100):
+        for _ in range(size):
+            length = int(rng.integers(1, 4 + len(seen) // 10))
+            cid = "".join(rng.choice(alphabet, size=length)) + f":{len(seen)}"
+            out.chunk((cid, "p.md", 1, 2, "t", "memory", 0.0, 0))
+            seen.append(cid)
+        keys = features.chunk_ids()
+        assert keys.dtype.kind == "U" and keys[: len(seen)].tolist() == seen
+        refs = rng.permutation(len(seen))
+        order = np.argsort(keys[refs], kind="stable")
+        assert [seen[r] for r in refs[order]] == sorted(seen)
+    out.chunk(("a\0", "p.md", 1, 2, "t", "memory", 0.0, 0))
+    keys = features.chunk_ids()
+    assert keys.dtype == object and keys.tolist() == [*seen, "a\0"]

@@ -71,7 +71,7 @@ def run_table(exp: Experiment, measures: Sequence[str]) -> str:
             cells.append(cell + MARK.get(verdicts.get((run, m), ""), ""))
         cells.append(str(sum(result.degraded.values())))
         rows.append(cells)
-    return _grid(rows)
+    return text_grid(rows)
 
 
 def baseline_table(exp: Experiment, measures: Sequence[str]) -> str:
@@ -91,7 +91,7 @@ def baseline_table(exp: Experiment, measures: Sequence[str]) -> str:
                 str(r["verdict"]),
             ]
         )
-    return _grid(rows, left=2)
+    return text_grid(rows, left=2)
 
 
 def same_rankings(exp: Experiment) -> list[str]:
@@ -158,7 +158,7 @@ def _distinct(records: list[dict[str, Any]], key: str) -> int:
     return len({r[key] for r in records if not _missing(r[key])})
 
 
-def _grid(rows: list[list[str]], left: int = 1) -> str:
+def text_grid(rows: list[list[str]], left: int = 1) -> str:
     """Columns padded to their widest cell: the first ``left`` columns (and the heading)
     left-aligned, numbers right-aligned."""
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]

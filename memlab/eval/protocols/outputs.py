@@ -18,9 +18,7 @@ trec_eval, pytrec_eval or ranx read the qrels and runs beside the paper's files.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from memlab.datasets import write_qrels, write_run
 from memlab.eval.compare.manifest import build_manifest, write_json
@@ -28,6 +26,9 @@ from memlab.eval.protocols.paper_table import digits_of, paper_table, table_text
 from memlab.eval.protocols.published import References
 from memlab.eval.protocols.unit_runs import ProtocolResult
 from memlab.eval.runs.trec_out import strictly_decreasing
+
+if TYPE_CHECKING:  # pandas loads when a table is built
+    import pandas as pd
 
 
 def protocol_manifest(result: ProtocolResult) -> dict[str, Any]:

@@ -14,17 +14,21 @@ writes both).
 from __future__ import annotations
 
 import math
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from memlab.eval.protocols.published import References
 from memlab.eval.protocols.unit_runs import ProtocolResult
+
+if TYPE_CHECKING:  # pandas loads when a table is built
+    import pandas as pd
 
 ALL = "all"
 
 
 def paper_table(result: ProtocolResult, refs: References | None = None) -> pd.DataFrame:
     """Systems × (category, measure) (see the module docstring)."""
+    import pandas as pd
+
     shown = list(result.protocol.shown)
     cats = [ALL, *(c for c in result.questions.categories if c)]
     if len(cats) == 2:  # one category: its numbers are the overall ones

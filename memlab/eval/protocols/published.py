@@ -25,14 +25,15 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from memlab.datafile import load_data
 from memlab.errors import ConfigError
 from memlab.eval.protocols import paper_measures as pm
 from memlab.eval.protocols.spec import Protocol
+
+if TYPE_CHECKING:  # pandas loads when a table is built
+    import pandas as pd
 
 FILE_KEYS = ("source", "unit", "questions", "references")
 ROW_KEYS = ("system", "category", "values", "note")
@@ -127,6 +128,8 @@ def published_table(
 ) -> pd.DataFrame:
     """memlab's runs beside the references: one row per (system, category), one column
     per measure the references name; ``kind`` says which is which."""
+    import pandas as pd
+
     measures = refs.measures
     cats = list(dict.fromkeys(r.category for r in refs.rows))
     overall = aggregated.set_index(["run", "measure"])["value"]

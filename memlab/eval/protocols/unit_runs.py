@@ -15,16 +15,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
-from typing import Any
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from memlab.config import profile
 from memlab.datasets import Dataset, load_dataset
-from memlab.errors import ConfigError
-from memlab.eval.compare.per_query import PERQUERY_COLUMNS, aggregate, compare, per_category
+from memlab.datasets.untrusted import reading_dataset
+from memlab.errors import ConfigError, unknown_name
+from memlab.eval.compare.per_query import (
+    AGGREGATED_COLUMNS,
+    PERQUERY_COLUMNS,
+    TESTS,
+    Row,
+    aggregate_records,
+    compare,
+    per_category,
+)
 from memlab.eval.protocols import paper_measures as pm
 from memlab.eval.protocols.spec import UNIT_CHUNKING, Protocol, check_dataset
 from memlab.eval.protocols.units import (
@@ -41,9 +48,16 @@ from memlab.eval.runs.rankers import Run, RunResult, hit_rows, needed_limit, run
 from memlab.retrieval.candidates_batch import CandidateBatch
 from memlab.retrieval.ranking import rank_batch
 
+if TYPE_CHECKING:  # the tables are built with pandas when first read (not by --json)
+    import pandas as pd
+
 
 @dataclass
 class ProtocolResult:
+    """One protocol evaluation. ``perquery``, ``aggregated``, ``compared`` and
+    ``categories`` are pandas tables built when first read; ``rows`` (perquery's) and
+    ``records`` (aggregated's) hold the same numbers without pandas."""
+
     protocol: Protocol
     prepared: Prepared
     unit: str
@@ -51,18 +65,59 @@ class ProtocolResult:
     qrels: dict[str, dict[str, int]]  # query id -> unit -> grade (every question)
     rankings: dict[str, dict[str, list[str]]]  # run -> query id -> units, best first
     runs: dict[str, RunResult]
-    perquery: pd.DataFrame
-    aggregated: pd.DataFrame
-    compared: pd.DataFrame
-    categories: pd.DataFrame
+    rows: list[Row]  # perquery's rows (PERQUERY_COLUMNS), run by run
+    records: list[dict[str, Any]]  # aggregated's rows (AGGREGATED_COLUMNS)
     warnings: list[str] = field(default_factory=list)
     evidence: str = UPSTREAM
     # run -> query id -> each unit's score (its first chunk's display score), as rankings
     scores: dict[str, dict[str, list[float]]] = field(default_factory=dict)
+    test: str = "t"  # compared's test and seed
+    seed: int = 0
 
     @property
     def dataset(self) -> Dataset:
         return self.prepared.dataset
+
+    @cached_property
+    def perquery(self) -> pd.DataFrame:
+        """One row per (run, scored question, measure): ``PERQUERY_COLUMNS``."""
+        import pandas as pd
+
+        frame = pd.DataFrame(self.rows, columns=PERQUERY_COLUMNS)
+        frame["value"] = frame["value"].astype("float64")
+        return frame
+
+    @cached_property
+    def aggregated(self) -> pd.DataFrame:
+        """Mean, 95% bootstrap CI and n per (run, measure), and NumQ per run."""
+        import pandas as pd
+
+        return pd.DataFrame(self.records, columns=AGGREGATED_COLUMNS)
+
+    @cached_property
+    def compared(self) -> pd.DataFrame:
+        """Every run against the first on the measures shown (empty with one run)."""
+        import pandas as pd
+
+        if len(self.runs) < 2:
+            return pd.DataFrame()
+        shown = self.perquery[self.perquery["measure"].isin(self.protocol.shown)]
+        return compare(shown, next(iter(self.runs)), test=self.test, seed=self.seed)
+
+    @cached_property
+    def categories(self) -> pd.DataFrame:
+        """Mean and count of every measure per run and question category."""
+        return per_category(self.perquery)
+
+    def means(self, measures: Sequence[str] | None = None) -> list[dict[str, Any]]:
+        """``table`` without pandas: one dict per run (``run``, each measure's mean, and
+        ``NumQ``), in run order; a measure without a value is NaN."""
+        chosen = [*(measures or self.protocol.shown), "NumQ"]
+        value = {(r["run"], r["measure"]): r["value"] for r in self.records}
+        return [
+            {"run": run, **{m: value.get((run, m), float("nan")) for m in chosen}}
+            for run in self.runs
+        ]
 
     def table(self, measures: Sequence[str] | None = None) -> pd.DataFrame:
         """Means as a wide table: one row per run, one column per measure."""
@@ -131,13 +186,14 @@ def run_protocol(
     for name, spec in runs.items():
         if spec.memory is not None and spec.memory.index.chunking.roles != roles:
             raise ConfigError(f"run {name} indexes other roles; evaluate it separately")
+    if test not in TESTS:
+        raise ConfigError(unknown_name("test", str(test), TESTS))
     space = UnitSpace(ds, unit, roles)
-    qrels = unit_qrels(space, protocol, evidence)
-    questions = question_set(ds, protocol, qrels)
-    results, rankings, scores = _rank(prepared, runs, space, protocol)
-    perquery = _perquery(ds, protocol, questions, qrels, rankings)
-    shown = perquery[perquery["measure"].isin(protocol.shown)]
-    first = next(iter(runs))
+    with reading_dataset(ds.path):  # the turns' files: each directory resolved once
+        qrels = unit_qrels(space, protocol, evidence)
+        questions = question_set(ds, protocol, qrels)
+        results, rankings, scores = _rank(prepared, runs, space, protocol)
+    rows = _perquery(ds, protocol, questions, qrels, rankings)
     return ProtocolResult(
         protocol,
         prepared,
@@ -146,13 +202,13 @@ def run_protocol(
         qrels,
         rankings,
         results,
-        perquery,
-        aggregate(perquery, seed=seed),
-        compare(shown, first, test=test, seed=seed) if len(runs) > 1 else pd.DataFrame(),
-        per_category(perquery),
+        rows,
+        aggregate_records(rows, seed=seed),
         list(prepared.warnings),
         evidence,
         scores,
+        test,
+        seed,
     )
 
 
@@ -226,26 +282,16 @@ def _perquery(
     questions: QuestionSet,
     qrels: Mapping[str, Mapping[str, int]],
     rankings: Mapping[str, Mapping[str, list[str]]],
-) -> pd.DataFrame:
-    """One row per (run, scored question, measure)."""
+) -> list[Row]:
+    """One row per (run, scored question, measure), in ``PERQUERY_COLUMNS`` order."""
     ids = list(questions.scored)
     category = {q.query_id: q.category or "" for q in ds.queries}
+    cats = [category[q] for q in ids]
     depth = pm.depth_of(protocol.measures)
-    frames = []
+    rows: list[Row] = []
     for run, ranked in rankings.items():
         table = pm.UnitTable.build([ranked.get(q, []) for q in ids], [qrels[q] for q in ids], depth)
         for measure, values in pm.compute(protocol.measures, table).items():
-            frames.append(
-                pd.DataFrame(
-                    {
-                        "run": run,
-                        "query_id": ids,
-                        "category": [category[q] for q in ids],
-                        "measure": measure,
-                        "value": np.asarray(values, dtype=np.float64),
-                    }
-                )
-            )
-    if not frames:
-        return pd.DataFrame(columns=PERQUERY_COLUMNS)
-    return pd.concat(frames, ignore_index=True)[PERQUERY_COLUMNS]
+            floats = [float(v) for v in values]
+            rows += [(run, q, c, measure, v) for q, c, v in zip(ids, cats, floats, strict=True)]
+    return rows

@@ -85,6 +85,8 @@ class UnitSpace:
         t = parse_target(target)
         if t.path is None:  # a fact: no unit of an imported dataset is labelled so
             return []
+        if self.unit != TURN:  # the file's own unit, whatever its lines (nothing read)
+            return [self.file_unit(group, t.path)]
         if t.start_line is None or t.end_line is None:
             return self.span_units(group, t.path, 1, len(self.records(group, t.path).lines))
         return self.span_units(group, t.path, t.start_line, t.end_line)

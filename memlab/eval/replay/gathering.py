@@ -37,7 +37,10 @@ class ChunkFeatures:
         self.out = out
         self._rowid: IntArray = np.full(0, UNKNOWN, dtype=np.int64)  # rowid -> ref
         self._id: dict[str, int] = {}  # chunk id -> ref
-        self._ids: Any = np.zeros(0, dtype=object)  # the table's chunk ids, as an array
+        # The table's chunk ids as a fixed-width unicode array (sorted by code point, as
+        # str is, ~8x faster than an object array), grown by doubling; ``_filled`` are set.
+        self._ids: Any = np.zeros(0, dtype="U1")
+        self._filled = 0
 
     def new_moment(self) -> None:
         self._rowid[:] = UNKNOWN
@@ -85,10 +88,24 @@ class ChunkFeatures:
         return {cid: self._id[cid] for cid in ids if cid in self._id}
 
     def chunk_ids(self) -> Any:
-        """The chunk id of every ref, as an object array (to sort rows by chunk id)."""
+        """The chunk id of every ref, as an array to sort rows by (chunk id order); ids
+        the unicode dtype cannot hold exactly (a trailing NUL) make it an object array."""
         ids = self.out.chunk_ids
-        if len(self._ids) != len(ids):
+        if self._filled == len(ids):
+            return self._ids
+        new = ids[self._filled :]
+        width = max(map(len, new))
+        if self._ids.dtype == object or any(i.endswith("\0") for i in new):
             self._ids = np.array(ids, dtype=object)
+        elif len(ids) > len(self._ids) or width > self._ids.dtype.itemsize // 4:
+            size = max(len(ids), 2 * len(self._ids))
+            grown = np.zeros(size, dtype=f"U{max(width, self._ids.dtype.itemsize // 4)}")
+            grown[: self._filled] = self._ids[: self._filled]
+            grown[self._filled : len(ids)] = new
+            self._ids = grown
+        else:
+            self._ids[self._filled : len(ids)] = new
+        self._filled = len(ids)
         return self._ids
 
 

@@ -45,6 +45,7 @@ from memlab.datasets.untrusted import MAX_MEMORY_FILE_BYTES
 from memlab.embeddings.base import EmbeddingProvider, checked_embed
 from memlab.errors import EmbeddingError
 from memlab.eval.replay.memory import Memory
+from memlab.read_memo import MEMORY_FILES
 from memlab.retrieval.vector_batch import VectorMatrix
 from memlab.safefs import Refused, RootedReader
 from memlab.store import vectors
@@ -221,7 +222,7 @@ class GroupReplay:
             return event.data()
         reader = self._readers.get(event.within)
         if reader is None:
-            reader = self._readers[event.within] = RootedReader(event.within)
+            reader = self._readers[event.within] = RootedReader(event.within, MEMORY_FILES)
         try:
             data = reader.read(event.source, MAX_MEMORY_FILE_BYTES).data
         except Refused:
