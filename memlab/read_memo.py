@@ -16,7 +16,6 @@ than its budget (what does not fit is not kept).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 
 MiB = 1024 * 1024
 
@@ -27,27 +26,22 @@ def stamp_of(st: os.stat_result) -> Stamp:
     return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
-@dataclass(frozen=True)
-class Kept:
-    data: bytes
-    stamp: Stamp
-
-
 class ReadMemo:
     """See the module docstring; ``budget``: the most bytes kept at once."""
 
     def __init__(self, budget: int = 128 * MiB) -> None:
         self.budget = budget
         self.used = 0
-        self._kept: dict[str, Kept] = {}
+        self._kept: dict[str, tuple[bytes, Stamp]] = {}  # path -> (bytes, stamp)
         self.served = 0  # reads answered from the memo (for tests and benchmarks)
 
     def keep(self, path: str | os.PathLike[str], data: bytes, stamp: Stamp) -> None:
         key = os.fspath(path)
-        self.drop(key)
+        if key in self._kept:
+            self.drop(key)
         if self.used + len(data) > self.budget:
             return
-        self._kept[key] = Kept(data, stamp)
+        self._kept[key] = (data, stamp)
         self.used += len(data)
 
     def take(self, path: str | os.PathLike[str], checked: os.stat_result) -> bytes | None:
@@ -56,16 +50,17 @@ class ReadMemo:
         kept = self._kept.pop(os.fspath(path), None)
         if kept is None:
             return None
-        self.used -= len(kept.data)
-        if kept.stamp != stamp_of(checked):
+        data, stamp = kept
+        self.used -= len(data)
+        if stamp != stamp_of(checked):
             return None
         self.served += 1
-        return kept.data
+        return data
 
     def drop(self, path: str | os.PathLike[str]) -> None:
         kept = self._kept.pop(os.fspath(path), None)
         if kept is not None:
-            self.used -= len(kept.data)
+            self.used -= len(kept[0])
 
     def clear(self) -> None:
         self._kept.clear()

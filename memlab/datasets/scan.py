@@ -75,10 +75,10 @@ def _walk(root: Path) -> list[tuple[str, bool]]:
 
 def in_scope(rel: str, workspace: str | None) -> bool:
     """Does an index of ``workspace`` read this root-relative path (SPEC §1)?"""
-    parts = rel.split("/")
-    if not rel.endswith(".md") or any(p.startswith(".") for p in parts):
+    if not rel.endswith(".md") or rel.startswith(".") or "/." in rel:  # a hidden part
         return False
-    return len(parts) == 1 or (workspace is not None and parts[0] == workspace)
+    head, slash, _ = rel.partition("/")
+    return not slash or (workspace is not None and head == workspace)
 
 
 def scan_memory(

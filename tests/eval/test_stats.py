@@ -146,3 +146,35 @@ def test_a_shared_draw_gives_the_intervals_of_a_fresh_one(n: int, n_resamples: i
     if kept is stats.resample_indices(n, n_resamples, 0):
         with pytest.raises(ValueError):
             kept[0, 0] = 1
+
+
+def test_linear_quantiles_equal_numpys_to_the_last_bit() -> None:
+    """The bootstrap's interval ends are ``np.quantile``'s (linear method) bit for bit:
+    ties, bounds, tiny values, infinities and NaN included."""
+    from memlab.eval.stats.paired import linear_quantiles
+
+    rng = np.random.default_rng(0)
+    samples = [
+        np.array([1.0]),
+        np.array([np.inf, np.inf, 1.0]),
+        np.array([-np.inf, 0.0, np.inf]),
+        np.array([1.0, np.nan, 2.0]),
+    ]
+    for trial in range(3000):
+        n = int(rng.integers(1, 60))
+        kind = trial % 4
+        samples.append(
+            rng.normal(size=n)
+            if kind == 0
+            else rng.integers(0, 4, size=n) / 3.0
+            if kind == 1
+            else rng.random(n) * 1e-300
+            if kind == 2
+            else np.round(rng.random(n), 2)
+        )
+    qs = [0.025, 0.975, 0.0, 1.0, 0.5, 0.9999999, 1e-9]
+    for x in samples:
+        with np.errstate(invalid="ignore"):  # inf - inf, in numpy's formula and ours
+            want = np.quantile(x, qs).tolist()
+            got = linear_quantiles(x, qs)
+        assert np.array_equal(got, want, equal_nan=True), (x, got, want)
