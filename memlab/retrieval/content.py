@@ -34,9 +34,18 @@ def is_scaffold(text: str) -> bool:
 
 
 def is_content_free(text: str, source: str) -> bool:
-    """True if the chunk carries no content worth returning (SPEC §4.3 step 1)."""
+    """True if the chunk carries no content worth returning (SPEC §4.3 step 1).
+
+    The lines are read one at a time up to the first line of content (usually the
+    second: a chunk starts with its heading), not split all at once."""
     body = strip_comments(text) if "<!--" in text else text
-    for line in body.split("\n"):
+    start, size = 0, len(body)
+    while start <= size:
+        end = body.find("\n", start)
+        if end < 0:
+            end = size
+        line = body[start:end]
         if line.strip() and not heading_level(line):  # a line of content
             return is_evergreen(source) and is_scaffold(text)
+        start = end + 1
     return True

@@ -105,3 +105,30 @@ def test_a_schema_3_index_is_upgraded_in_place(tmp_path: Path) -> None:
         assert not any(cid.endswith("s0-00000000.md:0") for cid, _, _ in want)
     finally:
         store.close()
+
+
+def test_reading_lines_up_to_the_first_content_equals_splitting_them_all() -> None:
+    """``is_content_free`` reads lines one at a time and stops at the first line of
+    content; it answers as the whole split (SPEC §4.3 step 1, written out here) on
+    random texts of headings, blank and whitespace-only lines, CR, Unicode spaces,
+    comments (closed and not), scaffold markers and evergreen or session sources."""
+    import random
+
+    from memlab.retrieval.content import is_scaffold, strip_comments
+    from memlab.sources import is_evergreen
+    from memlab.store.chunker import heading_level
+
+    def split_all(text: str, source: str) -> bool:
+        body = strip_comments(text) if "<!--" in text else text
+        for line in body.split("\n"):
+            if line.strip() and not heading_level(line):
+                return is_evergreen(source) and is_scaffold(text)
+        return True
+
+    pieces = ["# A", "## b", "#no", "   ### c", "####", "\t", " ", "\u3000", "\r", "text",
+              "<!-- x -->", "<!--", "-->", "Add project-specific knowledge here", "", "#\t"]  # fmt: skip
+    rng = random.Random(7)
+    for _ in range(5000):
+        text = "".join(rng.choice([*pieces, "\n", "\n", "\n"]) for _ in range(rng.randint(0, 12)))
+        for source in ("global", "workspace", "session", "dream"):
+            assert is_content_free(text, source) == split_all(text, source), (text, source)
