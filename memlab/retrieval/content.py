@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 
 from memlab.sources import is_evergreen
-from memlab.store.chunker import heading_level
 
 SCAFFOLD_MARKERS = (
     "Auto-populated by dream consolidation",
@@ -20,6 +19,9 @@ SCAFFOLD_MARKERS = (
     "Add any cross-project preferences here",
 )
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+# A line (MULTILINE: ``^`` after each "\n") that is no heading (``[^\S\n]`` is ``\s`` within
+# the line) and holds a character that is not whitespace.
+_CONTENT_LINE = re.compile(r"^(?![^\S\n]*#+(?:[ \t]|$))[^\n]*?\S", re.MULTILINE)
 
 
 def strip_comments(text: str) -> str:
@@ -36,16 +38,11 @@ def is_scaffold(text: str) -> bool:
 def is_content_free(text: str, source: str) -> bool:
     """True if the chunk carries no content worth returning (SPEC §4.3 step 1).
 
-    The lines are read one at a time up to the first line of content (usually the
-    second: a chunk starts with its heading), not split all at once."""
+    ``_CONTENT_LINE`` finds the first line of content (usually the second: a chunk
+    starts with its heading) in one search instead of splitting the chunk into lines:
+    a line that is not blank (``str.strip``'s whitespace is ``\\s``'s) and is not an ATX
+    heading (``memlab.store.chunker.heading_level``'s pattern, within one line)."""
     body = strip_comments(text) if "<!--" in text else text
-    start, size = 0, len(body)
-    while start <= size:
-        end = body.find("\n", start)
-        if end < 0:
-            end = size
-        line = body[start:end]
-        if line.strip() and not heading_level(line):  # a line of content
-            return is_evergreen(source) and is_scaffold(text)
-        start = end + 1
-    return True
+    if _CONTENT_LINE.search(body) is None:
+        return True
+    return is_evergreen(source) and is_scaffold(text)
