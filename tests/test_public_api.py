@@ -40,3 +40,20 @@ def test_unknown_attribute() -> None:
         assert "nope" in str(exc)
     else:
         raise AssertionError("expected AttributeError")
+
+
+def test_import_memlab_shortens_openblas_spinning_unless_the_user_chose() -> None:
+    """``import memlab`` sets ``OPENBLAS_THREAD_TIMEOUT`` (OpenBLAS's workers busy-wait
+    2^28 cycles by default: ~0.1 s of CPU per process that imports numpy) and keeps a
+    value the user set."""
+    import os
+    import subprocess
+    import sys
+
+    probe = "import os, memlab; print(os.environ.get('OPENBLAS_THREAD_TIMEOUT'))"
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_THREAD_TIMEOUT"}
+    out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True)
+    assert out.stdout.strip() == "16"
+    env["OPENBLAS_THREAD_TIMEOUT"] = "28"
+    out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True)
+    assert out.stdout.strip() == "28"
