@@ -255,4 +255,20 @@ def _number(value: float, digits: int) -> str:
 
 
 def _fmt(frame: Any, digits: int = 3) -> str:
-    return str(frame.to_string(index=False, float_format=lambda v: f"{v:.{digits}f}"))
+    """A pandas table in the grid ``memlab eval`` prints (text columns first, left-aligned;
+    numbers right-aligned, floats to ``digits``)."""
+    from memlab.eval.compare.view import text_grid
+
+    columns = [str(c) for c in frame.columns]
+    rows = [columns]
+    for values in frame.itertuples(index=False, name=None):
+        rows.append([_cell(v, digits) for v in values])
+    text = [all(isinstance(v, str) for v in frame[c]) for c in frame.columns]
+    left = next((i for i, is_text in enumerate(text) if not is_text), len(columns))
+    return text_grid(rows, left=max(left, 1))
+
+
+def _cell(value: Any, digits: int) -> str:
+    if isinstance(value, float):
+        return _number(value, digits)
+    return "NaN" if value is None else str(value)
