@@ -10,7 +10,10 @@ size cap — and takes the kept bytes instead of opening the file only when the
 ``lstat`` it just made shows the same identity and stamps. A changed file (new
 bytes change its size or times, and any write changes its status-change time)
 is read from disk. Each kept read is served once, and the memo never holds more
-than its budget (what does not fit is not kept).
+than its budget (what does not fit is not kept). ``MEMORY_FILES`` holds the files of
+the dataset loaded last: each full load (``memlab.datasets.groups.load_groups``)
+clears it first, so a long-lived kernel keeps no more than one dataset's files, at
+most the budget, and none once they are replayed.
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ from memlab.datasets.reader import RawDataset
 from memlab.datasets.scan import ScannedFile, count_lines, in_scope, scan_memory, workspace_dirs
 from memlab.datasets.targets import check_path
 from memlab.datasets.untrusted import dataset_subdir, read_memory_text
+from memlab.read_memo import MEMORY_FILES
 from memlab.store.records import split_records
 from memlab.timefmt import format_iso
 
@@ -147,6 +148,7 @@ def load_groups(
         if ok:
             picked[gid] = (root_rel, as_of, workspace)
     scanned: dict[str, dict[str, ScannedFile]] = {}
+    MEMORY_FILES.clear()  # the scan keeps this dataset's files for its replay, no other's
     for root_rel in dict.fromkeys(r for r, _, _ in picked.values()):
         workspaces = [ws for r, _, ws in picked.values() if r == root_rel]
         scanned[root_rel] = scan_memory(dataset_dir, root_rel, workspaces, report)

@@ -91,3 +91,25 @@ def test_a_replay_takes_what_the_load_read(
     prepared.timeline(6)
     assert kept > 0 and MEMORY_FILES.served - served > 0
     assert len(MEMORY_FILES) < kept
+
+
+def test_a_load_keeps_only_its_own_files(
+    tmp_path: Path, tiny: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The memo holds the files of the dataset loaded last (a kernel that loads many
+    datasets keeps no more than one's files)."""
+    import shutil
+
+    monkeypatch.setenv("MEMLAB_DATASET_CACHE", "0")
+    other = tmp_path / "other"
+    shutil.copytree(tiny, other)
+    load_dataset(tiny)
+    first = len(MEMORY_FILES)
+    load_dataset(other)
+    assert first > 0 and len(MEMORY_FILES) == first
+    served = MEMORY_FILES.served
+    with RootedReader(tiny, MEMORY_FILES) as reader:
+        for path in sorted((tiny / "memory").rglob("*.md")):
+            reader.read(path, 1 << 20)
+    assert MEMORY_FILES.served == served  # none of the first dataset's files was kept
+    assert len(MEMORY_FILES) == first
