@@ -12,15 +12,13 @@ bytes change its size or times, and any write changes its status-change time)
 is read from disk. Each kept read is served once, and the memo never holds more
 than its budget (what does not fit is not kept). ``MEMORY_FILES`` holds the files of
 the dataset loaded last: each full load (``memlab.datasets.groups.load_groups``)
-clears it first, so a long-lived kernel keeps no more than one dataset's files, at
-most the budget, and none once they are replayed.
+clears it first, so a long-lived kernel keeps no more than one dataset's files (at
+most the budget) until their replay takes them.
 """
 
 from __future__ import annotations
 
 import os
-
-MiB = 1024 * 1024
 
 Stamp = tuple[int, int, int, int, int]  # st_dev, st_ino, st_size, st_mtime_ns, st_ctime_ns
 
@@ -32,7 +30,7 @@ def stamp_of(st: os.stat_result) -> Stamp:
 class ReadMemo:
     """See the module docstring; ``budget``: the most bytes kept at once."""
 
-    def __init__(self, budget: int = 128 * MiB) -> None:
+    def __init__(self, budget: int = 128 << 20) -> None:  # 128 MiB
         self.budget = budget
         self.used = 0
         self._kept: dict[str, tuple[bytes, Stamp]] = {}  # path -> (bytes, stamp)

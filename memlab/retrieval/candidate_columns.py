@@ -22,6 +22,7 @@ from memlab.retrieval.candidates_batch import (
     CandidateBatch,
     QueryCandidates,
     dense_order,
+    source_codes,
 )
 from memlab.retrieval.content import is_content_free
 
@@ -156,8 +157,6 @@ def join_columns(
         settled=[list(it.settled) for it in items],
     )
     batch._cache["id_order"] = dense_order(chunk[0])[ref]  # per distinct chunk, not per row
-    names = sorted(set(chunk[5]))  # source_codes, per distinct chunk too
-    code = {name: i for i, name in enumerate(names)}
-    per_chunk = np.fromiter((code[s] for s in chunk[5]), np.int64, len(table))
-    batch._cache["source_codes"] = (np.array(names, dtype=str), per_chunk[ref])
+    names, per_chunk = source_codes(chunk[5])  # per distinct chunk too
+    batch._cache["source_codes"] = (names, per_chunk[ref])
     return batch

@@ -31,6 +31,14 @@ from memlab.text import jaccard_matrix, jaccard_of_ids, snippet_tokens
 ABSENT = np.iinfo(np.int64).max
 
 
+def source_codes(sources: Sequence[str]) -> tuple[npt.NDArray[Any], IntArray]:
+    """(the distinct sources, sorted; the index of each one of ``sources`` among them)."""
+    names = sorted(set(sources))  # a handful: a dict beats np.unique on strings
+    code = {name: i for i, name in enumerate(names)}
+    inverse = np.fromiter((code[s] for s in sources), np.int64, len(sources))
+    return np.array(names, dtype=str), inverse
+
+
 def dense_order(ids: Sequence[Any]) -> IntArray:
     """Each id's ordinal among the distinct ids (as strings) in sorted order: what
     ``np.unique(ids.astype(str), return_inverse=True)`` gives, by a dict over the
@@ -160,11 +168,7 @@ class CandidateBatch:
         """(distinct sources, index of each row's source): source weights are looked up
         per distinct source, not per row (computed once)."""
         if "source_codes" not in self._cache:
-            sources = self.source.tolist()
-            names = sorted(set(sources))  # a handful: a dict beats np.unique on strings
-            code = {name: i for i, name in enumerate(names)}
-            inverse = np.fromiter((code[s] for s in sources), np.int64, len(sources))
-            self._cache["source_codes"] = (np.array(names, dtype=str), inverse)
+            self._cache["source_codes"] = source_codes(self.source.tolist())
         codes: tuple[npt.NDArray[Any], IntArray] = self._cache["source_codes"]
         return codes
 

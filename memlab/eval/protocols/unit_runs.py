@@ -120,11 +120,12 @@ class ProtocolResult:
         ]
 
     def table(self, measures: Sequence[str] | None = None) -> pd.DataFrame:
-        """Means as a wide table: one row per run, one column per measure."""
-        chosen = list(measures or self.protocol.shown)
-        agg = self.aggregated[self.aggregated["measure"].isin([*chosen, "NumQ"])]
-        wide = agg.pivot(index="run", columns="measure", values="value")
-        return wide.reindex(index=list(self.runs), columns=[*chosen, "NumQ"])
+        """``means`` as a wide table: one row per run, one column per measure."""
+        import pandas as pd
+
+        wide = pd.DataFrame(self.means(measures)).set_index("run")
+        wide.columns.name = "measure"
+        return wide
 
     def original_ids(self) -> dict[str, str]:
         return original_query_ids(self.dataset, [q.query_id for q in self.dataset.queries])

@@ -190,7 +190,7 @@ class GroupReplay:
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
             with open(path, "ab" if event.action == "append" else "wb") as fh:
-                fh.write(event.data())
+                fh.write(self._event_bytes(event))
             ns = logical_mtime_ns(event.at)
             os.utime(path, ns=(ns, ns))
         self.store.index.reindex_file(event.path, None, event.at)
