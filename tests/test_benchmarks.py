@@ -109,5 +109,7 @@ def test_the_eval_benchmark_measures_both_sides_and_the_anchor_imports_no_memlab
     out = bench_beir.measure(300, 20, repeat=1)
     assert out["anchor_measures"]["NumQ"] == 20
     assert 0 < out["anchor_measures"]["nDCG@10"] <= 1
-    assert all(math.isfinite(out[k]) and out[k] > 0 for k in ("memlab_cpu_s", "anchor_cpu_s"))
+    sides = ("memlab_cpu_s", "warm_cpu_s", "anchor_cpu_s")
+    assert all(math.isfinite(out[k]) and out[k] > 0 for k in sides)
     assert out["ratio"] == out["memlab_cpu_s"] / out["anchor_cpu_s"]
+    assert out["warm_ratio"] == out["warm_cpu_s"] / out["anchor_cpu_s"]

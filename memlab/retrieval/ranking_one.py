@@ -75,10 +75,10 @@ def rank_one(found: Gathered, config: SearchConfig, now: float) -> list[RankedRo
     if limit > found.limit:
         raise ValueError(f"candidates gathered at {found.limit}, this configuration needs {limit}")
     supplement = config.evergreen_supplement
+    nan = math.isnan
     ranks = [
         r[FTS_RANK]
-        if (r[FTS_POS] < limit or (supplement and r[SUPP_POS] < limit))
-        and not math.isnan(r[FTS_RANK])
+        if (r[FTS_POS] < limit or (supplement and r[SUPP_POS] < limit)) and not nan(r[FTS_RANK])
         else None
         for r in rows
     ]
@@ -90,8 +90,9 @@ def rank_one(found: Gathered, config: SearchConfig, now: float) -> list[RankedRo
     half_life = config.effective_half_life()
     # decay_of_age's exponent factor (None: no decay), the same Python float it computes
     rate = -math.log(2.0) / half_life if half_life is not None and half_life > 0 else None
+    factor = 0.0 if rate is None else rate  # used only on rows that decay (rate is not None)
     now = float(now)
-    weights: dict[str, float] = {}
+    per_source: dict[str, tuple[float, bool]] = {}  # source -> (weight, decays?)
     # (row, merged, source weight, access boost, decays?) of every row that can be returned
     scored: list[tuple[list[Any], float, float, float, bool]] = []
     exponents: list[float] = []  # of the rows that decay, in order
@@ -99,21 +100,23 @@ def rank_one(found: Gathered, config: SearchConfig, now: float) -> list[RankedRo
         if row[CONTENT_FREE]:
             continue
         f = 0.0 if k is None else 1.0 - (k - lo) / span
-        if vectors and row[VEC_POS] < limit and not math.isnan(row[DISTANCE]):
+        if vectors and row[VEC_POS] < limit and not nan(row[DISTANCE]):
             v = min(max(1.0 - row[DISTANCE] / 2.0, 0.0), 1.0)
+            merged = _merge(f, v, vw, tw)
         elif k is None:
             continue  # not in play at this limit
-        else:
-            v = 0.0
+        else:  # _merge(f, 0.0, vw, tw)
+            merged = f if f > 0 else vw * 0.0
         source = row[SOURCE]
-        if source not in weights:
-            weights[source] = config.source_weight(source)
-        decays = rate is not None and source not in EVERGREEN_SOURCES
-        if rate is not None and decays:  # age_in_days on one row
-            exponents.append(rate * max((now - max(float(row[CREATED]), 0.0)) / DAY, 0.0))
-        boost = _access_boost(int(row[ACCESS]))
-        scored.append((row, _merge(f, v, vw, tw), weights[source], boost, decays))
-    decay = iter(np.exp(np.array(exponents, dtype=np.float64)).tolist())
+        found_source = per_source.get(source)
+        if found_source is None:
+            decays = rate is not None and source not in EVERGREEN_SOURCES
+            found_source = per_source[source] = (config.source_weight(source), decays)
+        weight, decays = found_source
+        if decays:  # age_in_days on one row
+            exponents.append(factor * max((now - max(float(row[CREATED]), 0.0)) / DAY, 0.0))
+        scored.append((row, merged, weight, _access_boost(int(row[ACCESS])), decays))
+    decay = iter(np.exp(np.array(exponents, dtype=np.float64)).tolist() if exponents else ())
     min_score = config.min_score
     kept: list[tuple[float, str, RankedRow]] = []
     for row, merged, weight, boost, decays in scored:
@@ -121,8 +124,12 @@ def rank_one(found: Gathered, config: SearchConfig, now: float) -> list[RankedRo
         display = min(max(raw, 0.0), 1.0)
         if display >= min_score:
             kept.append((-raw, row[CHUNK_ID], (row, display, raw)))
-    kept.sort(key=lambda k: (k[0], k[1]))
+    kept.sort(key=_order)
     return [hit for _, _, hit in kept[: config.max_results]]
+
+
+def _order(k: tuple[float, str, RankedRow]) -> tuple[float, str]:
+    return k[0], k[1]
 
 
 @lru_cache(maxsize=4096)

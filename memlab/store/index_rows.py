@@ -18,6 +18,15 @@ from memlab.store.index_core import IndexCore
 
 # an indexed chunk as a reindex compares it: (rowid, hash, text, source)
 Existing = tuple[int, str, str, str]
+_ACCESS_PART = 500  # rowids per statement recording access
+
+
+def _access_sql(n: int) -> str:
+    """Record one access of ``n`` rows by rowid (parameters: the time, then the rowids)."""
+    return (
+        "UPDATE chunks SET access_count = access_count + 1, last_accessed = ? "
+        f"WHERE rowid IN ({','.join('?' * n)})"
+    )
 
 
 class IndexRows(IndexCore):
@@ -175,12 +184,13 @@ class IndexRows(IndexCore):
             return
         when = self.clock() if now is None else now
         before = self.db.total_changes
-        with self.transaction():
-            for start in range(0, len(rowids), 500):
-                part = rowids[start : start + 500]
-                self.db.execute(
-                    "UPDATE chunks SET access_count = access_count + 1, last_accessed = ? "
-                    f"WHERE rowid IN ({','.join('?' * len(part))})",
-                    (when, *part),
-                )
+        if len(rowids) <= _ACCESS_PART and not self.db.in_transaction:
+            # one statement is atomic on its own: no BEGIN and COMMIT to send (a search's
+            # hits, ≤ max_results rows, always take this way)
+            self.db.execute(_access_sql(len(rowids)), (when, *rowids))
+        else:
+            with self.transaction():
+                for start in range(0, len(rowids), _ACCESS_PART):
+                    part = rowids[start : start + _ACCESS_PART]
+                    self.db.execute(_access_sql(len(part)), (when, *part))
         self._access_changes += self.db.total_changes - before  # not a change of content

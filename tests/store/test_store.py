@@ -299,3 +299,35 @@ def test_dead_claim_holder(memory: Path, open_store: Callable[..., MemoryStore])
     assert dead.try_claim()
     assert not ReindexClaim(store.index.db, 60).try_claim()  # c0: wait until stale
     assert ReindexClaim(store.index.db, 60, reclaim_dead=True).try_claim()
+
+
+def test_record_access_rows_alone_in_parts_and_inside_a_batch(tmp_path: Path) -> None:
+    """One statement on its own (a search's hits), parts of 500 in one transaction (more
+    rows), and inside a batch it joins the batch's transaction: rolled back with it."""
+    root = tmp_path / "mem"
+    body = "\n".join(f"\n## Part {i}\n\nword{i} text here" for i in range(1200))
+    write(root, f"{WS}/sessions/2026-01-01-many-cccc3333.md", "# Many\n" + body + "\n")
+    store = MemoryStore.open(root, index_path=tmp_path / "i.sqlite", scan=False)
+    store.build(now=T0)
+    db = store.index.db
+    rowids = [r[0] for r in db.execute("SELECT rowid FROM chunks ORDER BY rowid")]
+    assert len(rowids) > 1000
+
+    def counts() -> dict[int, tuple[int, float | None]]:
+        sql = "SELECT rowid, access_count, last_accessed FROM chunks"
+        return {r[0]: (r[1], r[2]) for r in db.execute(sql)}
+
+    store.index.record_access_rows(rowids[:6], now=T0 + 1)
+    assert not db.in_transaction
+    store.index.record_access_rows(rowids, now=T0 + 2)  # three parts, one transaction
+    got = counts()
+    assert all(got[r] == (2, T0 + 2) for r in rowids[:6])
+    assert all(got[r] == (1, T0 + 2) for r in rowids[6:])
+    with pytest.raises(RuntimeError), store.index.batch():
+        store.index.record_access_rows(rowids[:3], now=T0 + 3)
+        assert db.in_transaction
+        raise RuntimeError("the batch fails")
+    assert counts() == got  # rolled back with the batch
+    with pytest.raises(ValueError, match="once"):
+        store.index.record_access_rows([rowids[0], rowids[0]])
+    store.close()
