@@ -88,9 +88,10 @@ def rank_one(found: Gathered, config: SearchConfig, now: float) -> list[RankedRo
     vectors = config.vectors and found.vector_used
     vw, tw = config.vector_weight, config.text_weight
     half_life = config.effective_half_life()
-    # decay_of_age's exponent factor (None: no decay), the same Python float it computes
-    rate = -math.log(2.0) / half_life if half_life is not None and half_life > 0 else None
-    factor = 0.0 if rate is None else rate  # used only on rows that decay (rate is not None)
+    # decay_of_age's exponent factor, the same Python float it computes (used only if decaying)
+    decaying, rate = False, 0.0
+    if half_life is not None and half_life > 0:
+        decaying, rate = True, -math.log(2.0) / half_life
     now = float(now)
     per_source: dict[str, tuple[float, bool]] = {}  # source -> (weight, decays?)
     # (row, merged, source weight, access boost, decays?) of every row that can be returned
@@ -110,11 +111,11 @@ def rank_one(found: Gathered, config: SearchConfig, now: float) -> list[RankedRo
         source = row[SOURCE]
         found_source = per_source.get(source)
         if found_source is None:
-            decays = rate is not None and source not in EVERGREEN_SOURCES
+            decays = decaying and source not in EVERGREEN_SOURCES
             found_source = per_source[source] = (config.source_weight(source), decays)
         weight, decays = found_source
         if decays:  # age_in_days on one row
-            exponents.append(factor * max((now - max(float(row[CREATED]), 0.0)) / DAY, 0.0))
+            exponents.append(rate * max((now - max(float(row[CREATED]), 0.0)) / DAY, 0.0))
         scored.append((row, merged, weight, _access_boost(int(row[ACCESS])), decays))
     decay = iter(np.exp(np.array(exponents, dtype=np.float64)).tolist() if exponents else ())
     min_score = config.min_score
@@ -124,12 +125,8 @@ def rank_one(found: Gathered, config: SearchConfig, now: float) -> list[RankedRo
         display = min(max(raw, 0.0), 1.0)
         if display >= min_score:
             kept.append((-raw, row[CHUNK_ID], (row, display, raw)))
-    kept.sort(key=_order)
+    kept.sort(key=lambda k: (k[0], k[1]))
     return [hit for _, _, hit in kept[: config.max_results]]
-
-
-def _order(k: tuple[float, str, RankedRow]) -> tuple[float, str]:
-    return k[0], k[1]
 
 
 @lru_cache(maxsize=4096)

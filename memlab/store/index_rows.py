@@ -184,9 +184,8 @@ class IndexRows(IndexCore):
             return
         when = self.clock() if now is None else now
         before = self.db.total_changes
-        if len(rowids) <= _ACCESS_PART and not self.db.in_transaction:
-            # one statement is atomic on its own: no BEGIN and COMMIT to send (a search's
-            # hits, ≤ max_results rows, always take this way)
+        if len(rowids) <= _ACCESS_PART:  # one statement: atomic on its own (no BEGIN and
+            # COMMIT to send), and inside a transaction part of it, as ``transaction()``
             self.db.execute(_access_sql(len(rowids)), (when, *rowids))
         else:
             with self.transaction():
