@@ -96,7 +96,7 @@ def test_a_schema_3_index_is_upgraded_in_place(tmp_path: Path) -> None:
         store.close()
     store = MemoryStore.open(root, index_path=path, scan=False)
     try:
-        assert get_meta(store.index.db, "schema_version") == str(SCHEMA_VERSION) == "4"
+        assert get_meta(store.index.db, "schema_version") == str(SCHEMA_VERSION) == "5"
         upgraded = flags(store)
         assert len(upgraded) == chunks
         assert sum(free for free, _ in upgraded.values()) == 3
