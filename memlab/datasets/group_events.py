@@ -210,11 +210,13 @@ def _check_prefixes(
 
 
 def v1_events(group: GroupInfo) -> tuple[Event, ...]:
-    """Format 1: each file is written once, at its ``created_at`` (order: time, then path)."""
+    """Format 1: each file is written once, at its ``created_at`` (order: time, then path);
+    that one write is a session log's last (``mark_session_ends``), so it ends it."""
     ordered = sorted(group.created_at, key=lambda p: (group.created_at[p], p))
     folder = folder_of(group.root, group.root_rel)
-    return mark_session_ends(
-        [Event(group.created_at[p], p, "write", group.root / p, within=folder) for p in ordered]
+    root, at = group.root, group.created_at
+    return tuple(
+        Event(at[p], p, "write", root / p, None, is_session_log(p), 0, folder) for p in ordered
     )
 
 
