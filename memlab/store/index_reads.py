@@ -13,7 +13,7 @@ from memlab.store.index_core import IndexCore
 
 class IndexedChunk(NamedTuple):
     """One chunk row as the index holds it (``MemoryIndex.chunks``): a named tuple, as
-    immutable as a frozen dataclass and built from the cursor's rows at a quarter of the
+    immutable as a frozen dataclass and built from the cursor's rows at a fifth of the
     cost (a replay reads back every chunk it indexed)."""
 
     chunk_id: str

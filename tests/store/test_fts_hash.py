@@ -24,7 +24,7 @@ def hash_bytes(store: MemoryStore) -> int | None:
 
 
 def corpus(root: Path, files: int = 120, seed: int = 5) -> list[str]:
-    """Session logs of ≈ 3,000 words each (≈ 2.5 MB of text: more than FTS5's default hash
+    """Session logs of ≈ 3,000 words each (≈ 2.2 MB of text: more than FTS5's default hash
     holds) from a Zipfian vocabulary; returns queries of common, rare and absent words."""
     rng = random.Random(seed)
     vocab = [f"w{i:04d}" for i in range(3000)]
