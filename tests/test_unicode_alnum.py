@@ -8,6 +8,7 @@ Alphabetic property (an independent copy of DerivedCoreProperties.txt).
 
 from __future__ import annotations
 
+import random
 import re
 import shutil
 import subprocess
@@ -97,6 +98,17 @@ def test_bmp_fast_path_agrees_with_the_full_class() -> None:
     assert words_pattern(bmp).findall(bmp) == WORD_CLASS_RUNS.findall(bmp)
     mixed = "भाषा\U00011000x 🙂 ok"
     assert words_pattern(mixed).findall(mixed) == ["भाषा\U00011000x", "ok"]
+
+
+def test_ascii_fast_path_agrees_with_the_full_class() -> None:
+    every = "".join(chr(c) for c in range(128))
+    assert words_pattern(every) is not words_pattern("é" + every)
+    assert words_pattern(every).findall(every) == WORD_CLASS_RUNS.findall(every)
+    rng = random.Random(31)
+    for _ in range(200):
+        text = "".join(rng.choice(every) for _ in range(rng.randrange(0, 60)))
+        assert words_pattern(text).findall(text) == WORD_CLASS_RUNS.findall(text)
+        assert words_pattern(text).findall(text.lower()) == WORD_CLASS_RUNS.findall(text.lower())
 
 
 def _perl_alphabetic() -> tuple[str, set[int]] | None:
