@@ -223,6 +223,10 @@ def _samples(values: list[float]) -> str:
     return f"{min(values):.2f}–{max(values):.2f}"
 
 
+def _phases(spent: dict[str, float]) -> str:
+    return "; ".join(f"{name} {seconds:.2f} s" for name, seconds in spent.items())
+
+
 def eval_rows(sizes: Sizes = SIZES) -> list[Row]:
     quick = sizes == QUICK
     docs, queries, repeat = (400, 40, 1) if quick else (bench_beir.DOCS, bench_beir.QUERIES, 5)
@@ -240,6 +244,10 @@ def eval_rows(sizes: Sizes = SIZES) -> list[Row]:
             f"{beir['anchor_cpu_s']:.2f} s plain script (no memlab, same FTS5 queries and "
             f"measures), peak {beir['anchor_peak_mb']:.0f} MB",
             f"{beir['ratio']:.2f}×", "≤ 1.5× CPU", beir["ratio"] <= 1.5),
+        Row("where the row above's CPU goes (medians; memlab's phases through the API, "
+            "the rest is the CLI's start-up and imports)",
+            _phases(beir["memlab_phase_cpu_s"]), _phases(beir["anchor_phase_cpu_s"]),
+            "—", "— (explains the row above)", None),
         Row(f"`memlab eval` again at once, caches warm ({size}), CPU (median of "
             f"{beir['repeat']})",
             f"{beir['warm_cpu_s']:.2f} s ({_samples(beir['warm_cpu_samples_s'])})",

@@ -113,3 +113,14 @@ def test_the_eval_benchmark_measures_both_sides_and_the_anchor_imports_no_memlab
     assert all(math.isfinite(out[k]) and out[k] > 0 for k in sides)
     assert out["ratio"] == out["memlab_cpu_s"] / out["anchor_cpu_s"]
     assert out["warm_ratio"] == out["warm_cpu_s"] / out["anchor_cpu_s"]
+    # where each side's CPU goes: every phase measured, memlab's adding up to its total
+    anchor, ours = out["anchor_phase_cpu_s"], out["memlab_phase_cpu_s"]
+    assert list(anchor) == [
+        "start-up and imports", "reading the files", "indexing", "ranking and measuring"
+    ]  # fmt: skip
+    assert all(math.isfinite(v) and v > 0 for v in anchor.values())
+    assert sum(anchor.values()) <= out["anchor_cpu_s"] * 1.05  # laps within the process
+    api = {k: v for k, v in ours.items() if k != "start-up, imports and the rest"}
+    assert all(v > 0 for v in api.values())  # the replay wrapper saw the replay
+    assert math.isclose(sum(api.values()), out["memlab_api_cpu_s"], rel_tol=1e-9)
+    assert math.isclose(sum(ours.values()), out["memlab_cpu_s"], rel_tol=1e-9)
