@@ -112,9 +112,8 @@ def memlab_api(dataset: Path, work: Path) -> dict[str, float]:
     loading and checking the dataset (``prepare_dataset``); the replay, timed by wrapping
     ``Prepared.timeline``, split into indexing the memory as of each query
     (``GroupReplay.advance``) and gathering the candidates (the rest of it); ranking and
-    measuring (the rest of ``run_experiment``). ``total`` is their sum. Cold, as the CLI
-    runs: its caches go to a folder of its own under ``work`` (none is read, none of the
-    user's is written)."""
+    measuring (the rest of ``run_experiment``). Cold, as the CLI runs: its caches go to a
+    folder of its own under ``work`` (none is read, none of the user's is written)."""
     from memlab.config import SearchConfig
     from memlab.eval.compare.experiment import run_experiment
     from memlab.eval.replay.prepared import Prepared, PrepareOptions, prepare_dataset
@@ -156,7 +155,6 @@ def memlab_api(dataset: Path, work: Path) -> dict[str, float]:
         "replay: indexing the memory": spent["indexing"],
         "replay: candidates (FTS queries)": spent["replay"] - spent["indexing"],
         "ranking and measuring": done - loaded - spent["replay"],
-        "total": done - start,
     }
 
 
@@ -210,7 +208,7 @@ def measure(docs: int, queries: int, repeat: int = REPEAT) -> dict[str, Any]:
     cpu = {side: statistics.median(v) for side, v in cpus.items()}
     measures = json.loads(anchor_out)
     measures.pop("phase_cpu_s")
-    api = {k: statistics.median(p[k] for p in api_phases) for k in api_phases[0] if k != "total"}
+    api = {k: statistics.median(p[k] for p in api_phases) for k in api_phases[0]}
     return {
         "documents": docs,
         "queries": queries,
